@@ -1,0 +1,246 @@
+import Lookahead
+
+/// Times `Lookahead.AsyncFetcher` against `SampleAsyncFetcher` (the design of
+/// Apple's prefetching sample) on three seeded workloads, both fetchers seeing
+/// exactly the same calls:
+///
+/// - **mixed**: 100k calls over 10k keys, 50% `fetchAsync` (half of them with a
+///   completion), 25% `cancelFetch`, 25% `fetchedData`, loads that return at
+///   once; timed until the fetcher is idle.
+/// - **fetchedData**: 100k cache hits over 10k keys loaded beforehand (not
+///   timed); the median of 10 rounds.
+/// - **fetch-cancel**: 50k `fetchAsync`-then-`cancelFetch` pairs on distinct
+///   keys (prefetch interest, no completion) with a 10 ms load; timed until the
+///   fetcher is idle.
+///
+/// Figures mean something only in a release build.
+public struct EngineBenchmark: Sendable {
+    public static let defaultSeed: UInt64 = 0x5EED_F00D
+
+    public var seed: UInt64
+
+    let mixedCallCount = 100_000
+    let mixedKeyCount = 10_000
+    let fetchedDataKeyCount = 10_000
+    let fetchedDataCallCount = 100_000
+    let fetchedDataRounds = 10
+    let fetchCancelPairCount = 50_000
+    let fetchCancelLatency = Duration.milliseconds(10)
+
+    public init(seed: UInt64 = defaultSeed) {
+        self.seed = seed
+    }
+
+    /// Runs every workload, baseline first, reporting each step through `progress`.
+    public func run(progress: @Sendable (String) -> Void) async -> EngineBenchmarkReport {
+        var report = EngineBenchmarkReport()
+
+        let calls = mixedCalls()
+        progress("running mixed (baseline)…")
+        let mixedBaseline = await runMixed(SampleFetcherUnderTest(loadLatency: .zero), calls: calls)
+        progress("running mixed (Lookahead)…")
+        let mixedLookahead = await runMixed(
+            LookaheadFetcherUnderTest(loadLatency: .zero, keyCount: mixedKeyCount), calls: calls)
+        report.results.append(
+            .init(name: "mixed", baseline: mixedBaseline.elapsed.seconds, lookahead: mixedLookahead.elapsed.seconds))
+        mixedBaseline.record(in: &report.counts.baseline)
+        mixedLookahead.record(in: &report.counts.lookahead)
+
+        let keys = fetchedDataKeys()
+        progress("running fetchedData (baseline)…")
+        let hitsBaseline = await runFetchedData(SampleFetcherUnderTest(loadLatency: .zero), keys: keys)
+        progress("running fetchedData (Lookahead)…")
+        let hitsLookahead = await runFetchedData(
+            LookaheadFetcherUnderTest(loadLatency: .zero, keyCount: fetchedDataKeyCount), keys: keys)
+        report.results.append(
+            .init(
+                name: "fetchedData", baseline: hitsBaseline.medianRound.seconds,
+                lookahead: hitsLookahead.medianRound.seconds))
+        hitsBaseline.record(in: &report.counts.baseline)
+        hitsLookahead.record(in: &report.counts.lookahead)
+
+        let pairs = fetchCancelKeys()
+        progress("running fetch-cancel (baseline)…")
+        let cancelBaseline = await runFetchCancel(SampleFetcherUnderTest(loadLatency: fetchCancelLatency), keys: pairs)
+        progress("running fetch-cancel (Lookahead)…")
+        let cancelLookahead = await runFetchCancel(
+            LookaheadFetcherUnderTest(loadLatency: fetchCancelLatency, keyCount: fetchCancelPairCount), keys: pairs)
+        report.results.append(
+            .init(
+                name: "fetch-cancel", baseline: cancelBaseline.elapsed.seconds,
+                lookahead: cancelLookahead.elapsed.seconds))
+        cancelBaseline.record(in: &report.counts.baseline)
+        cancelLookahead.record(in: &report.counts.lookahead)
+
+        report.peakRSSBytes = peakResidentSetSize() ?? 0
+        return report
+    }
+}
+
+// MARK: - Call sequences (seeded, built before any timing)
+
+extension EngineBenchmark {
+    enum MixedCall {
+        case fetch(Int)
+        case fetchWithCompletion(Int)
+        case cancel(Int)
+        case fetchedData(Int)
+    }
+
+    /// Each workload draws from its own generator, so changing one leaves the others' sequences alone.
+    private func generator(for workload: UInt64) -> SplitMix64 {
+        SplitMix64(seed: seed ^ (workload &* 0x9E37_79B9_7F4A_7C15))
+    }
+
+    func mixedCalls() -> [MixedCall] {
+        var generator = generator(for: 1)
+        return (0..<mixedCallCount).map { _ in
+            let kind = generator.next(upperBound: 8 as UInt64)
+            let key = Int(generator.next(upperBound: UInt64(mixedKeyCount)))
+            switch kind {
+            case 0...1: return .fetch(key)
+            case 2...3: return .fetchWithCompletion(key)
+            case 4...5: return .cancel(key)
+            default: return .fetchedData(key)
+            }
+        }
+    }
+
+    func fetchedDataKeys() -> [Int] {
+        var generator = generator(for: 2)
+        return (0..<fetchedDataCallCount).map { _ in
+            Int(generator.next(upperBound: UInt64(fetchedDataKeyCount)))
+        }
+    }
+
+    /// Distinct keys in a seeded order, so each load has exactly one cancel.
+    func fetchCancelKeys() -> [Int] {
+        var generator = generator(for: 3)
+        return Array(0..<fetchCancelPairCount).shuffled(using: &generator)
+    }
+}
+
+// MARK: - Workloads
+
+extension EngineBenchmark {
+    struct MixedRun {
+        var elapsed: Duration
+        var issued: Duration
+        var completionsRequested: Int
+        var completionsCalled: Int
+        var loadsStarted: Int
+        var statistics: FetchStatistics?
+
+        func record(in counts: inout EngineBenchmarkReport.Counts) {
+            counts.mixedCompletionsRequested = completionsRequested
+            counts.mixedCompletionsCalled = completionsCalled
+            counts.mixedLoadsStarted = loadsStarted
+            counts.mixedIssueSeconds = issued.seconds
+            counts.mixedStatistics = statistics
+        }
+    }
+
+    func runMixed(_ fetcher: some FetcherUnderTest, calls: [MixedCall]) async -> MixedRun {
+        let called = LockedValue(0)
+        let completion: @Sendable () -> Void = { called.withLock { $0 += 1 } }
+        var requested = 0
+        var found = 0
+        let clock = ContinuousClock()
+        let start = clock.now
+        for call in calls {
+            switch call {
+            case .fetch(let key):
+                fetcher.fetch(key, completion: nil)
+            case .fetchWithCompletion(let key):
+                requested += 1
+                fetcher.fetch(key, completion: completion)
+            case .cancel(let key):
+                fetcher.cancel(key)
+            case .fetchedData(let key):
+                if fetcher.fetchedData(for: key) != nil {
+                    found += 1
+                }
+            }
+        }
+        let issued = start.duration(to: clock.now)
+        await fetcher.waitUntilIdle()
+        let elapsed = start.duration(to: clock.now)
+        blackHole(found)
+        return MixedRun(
+            elapsed: elapsed, issued: issued, completionsRequested: requested,
+            completionsCalled: called.withLock { $0 }, loadsStarted: fetcher.loadsStarted,
+            statistics: fetcher.statistics)
+    }
+
+    struct FetchedDataRun {
+        var medianRound: Duration
+        var misses: Int
+        var callsPerRound: Int
+
+        func record(in counts: inout EngineBenchmarkReport.Counts) {
+            counts.fetchedDataHitsPerSecond = Double(callsPerRound) / medianRound.seconds
+            counts.fetchedDataMisses = misses
+        }
+    }
+
+    func runFetchedData(_ fetcher: some FetcherUnderTest, keys: [Int]) async -> FetchedDataRun {
+        for key in 0..<fetchedDataKeyCount {
+            fetcher.fetch(key, completion: nil)
+        }
+        await fetcher.waitUntilIdle()
+
+        let clock = ContinuousClock()
+        var rounds: [Duration] = []
+        var misses = 0
+        var checksum = 0
+        for _ in 0..<fetchedDataRounds {
+            let start = clock.now
+            for key in keys {
+                if let payload = fetcher.fetchedData(for: key) {
+                    checksum &+= payload.identifier
+                } else {
+                    misses += 1
+                }
+            }
+            rounds.append(start.duration(to: clock.now))
+        }
+        blackHole(checksum)
+        return FetchedDataRun(medianRound: rounds.sorted()[rounds.count / 2], misses: misses, callsPerRound: keys.count)
+    }
+
+    struct FetchCancelRun {
+        var elapsed: Duration
+        var issued: Duration
+        var loadsStarted: Int
+        var completedAfterCancel: Int
+        var statistics: FetchStatistics?
+
+        func record(in counts: inout EngineBenchmarkReport.Counts) {
+            counts.fetchCancelLoadsStarted = loadsStarted
+            counts.fetchCancelIssueSeconds = issued.seconds
+            counts.fetchCancelCompletedAfterCancel = completedAfterCancel
+            counts.fetchCancelStatistics = statistics
+        }
+    }
+
+    func runFetchCancel(_ fetcher: some FetcherUnderTest, keys: [Int]) async -> FetchCancelRun {
+        let clock = ContinuousClock()
+        let start = clock.now
+        for key in keys {
+            fetcher.fetch(key, completion: nil)
+            fetcher.cancel(key)
+        }
+        let issued = start.duration(to: clock.now)
+        await fetcher.waitUntilIdle()
+        let elapsed = start.duration(to: clock.now)
+        return FetchCancelRun(
+            elapsed: elapsed, issued: issued, loadsStarted: fetcher.loadsStarted,
+            completedAfterCancel: fetcher.loadsCompletedAfterCancel, statistics: fetcher.statistics)
+    }
+}
+
+/// Keeps the optimizer from dropping a loop whose result is otherwise unused.
+@inline(never)
+func blackHole<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}

@@ -1,0 +1,51 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "Lookahead",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "Lookahead", targets: ["Lookahead"]),
+        .executable(name: "lookahead", targets: ["lookahead"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // The core: depends on swift-collections only, builds unchanged on Apple platforms.
+        .target(
+            name: "Lookahead",
+            dependencies: [.product(name: "DequeModule", package: "swift-collections")],
+            swiftSettings: strictSettings
+        ),
+        // Release-build speed benchmarks and the baselines they are measured against.
+        .target(
+            name: "EngineBenchmarks",
+            dependencies: ["Lookahead"],
+            path: "Benchmarks/EngineBenchmarks",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "lookahead",
+            dependencies: [
+                "Lookahead",
+                "EngineBenchmarks",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "LookaheadTests",
+            dependencies: ["Lookahead"],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

@@ -1,0 +1,239 @@
+/// Loads values by key with coalescing, reference-counted cancellation,
+/// priorities, a concurrency limit, retries and a memory cache.
+///
+/// The modern form of the `AsyncFetcher` in Apple's "Prefetching collection
+/// view data" sample, with the same three calls a data source makes —
+/// `fetchAsync` from `prefetchItemsAt` and `cellForItemAt`, `fetchedData(for:)`
+/// from `cellForItemAt`, `cancelFetch` from `cancelPrefetchingForItemsAt` —
+/// and without the sample's bug: cancelling a prefetch never drops a cell's
+/// waiting completion, so no cell stays blank forever.
+///
+/// ```swift
+/// let fetcher = AsyncFetcher<Item.ID, Item> { id in try await api.item(id) }
+/// fetcher.fetchAsync(id)                          // prefetch
+/// fetcher.fetchAsync(id, priority: .high) { r in  // display
+///     if case .success(let item) = r { cell.configure(with: item) }
+/// }
+/// fetcher.cancelFetch(id)                         // the prefetch only
+/// let item = try await fetcher.value(for: id)     // or await it
+/// ```
+///
+/// - One load per key at a time: every request for a key shares it.
+/// - A load stops only when nobody wants it, and then its task is cancelled,
+///   so a loader that honours cancellation (URLSession, AsyncHTTPClient)
+///   really stops.
+/// - At most `maxConcurrentFetches` loads run; the rest wait, highest priority
+///   first, FIFO within a priority. A load shared by several requests runs at
+///   the highest of their priorities.
+/// - Failures reach every waiting request and are never cached; transient ones
+///   are retried first, with bounded backoff on the injected clock.
+///
+/// Decisions are made by a ``FetchScheduler``; this type only performs them.
+/// All methods are safe to call from any thread or task.
+public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    /// The cache `fetchedData(for:)` reads and every completed load writes.
+    public let memoryCache: MemoryCache<Key, Value>
+    let core: FetcherCore<Key, Value>
+
+    /// Creates a fetcher.
+    ///
+    /// - Parameters:
+    ///   - maxConcurrentFetches: the most loads that run at once (at least 1).
+    ///   - memoryCache: where loaded values are kept.
+    ///   - clock: the clock retry delays are measured on.
+    ///   - retryPolicy: how transient failures are retried.
+    ///   - isTransient: which errors are worth a retry; by default those that
+    ///     conform to ``TransientError``. A `CancellationError` never is.
+    ///   - load: loads the value of a key. Runs in a task that is cancelled when
+    ///     nobody wants the value any more.
+    public init(
+        maxConcurrentFetches: Int = 6,
+        memoryCache: MemoryCache<Key, Value> = MemoryCache(),
+        clock: some Clock<Duration> = ContinuousClock(),
+        retryPolicy: RetryPolicy = .default,
+        isTransient: @escaping @Sendable (any Error) -> Bool = { $0 is any TransientError },
+        load: @escaping @Sendable (Key) async throws -> Value
+    ) {
+        precondition(maxConcurrentFetches >= 1, "maxConcurrentFetches must be at least 1, got \(maxConcurrentFetches)")
+        self.memoryCache = memoryCache
+        self.core = FetcherCore(
+            maxConcurrentLoads: maxConcurrentFetches,
+            retryPolicy: retryPolicy,
+            memoryCache: memoryCache,
+            sleep: { duration in try await clock.sleep(for: duration) },
+            isTransient: isTransient,
+            load: load
+        )
+    }
+
+    deinit {
+        core.shutDown()
+    }
+
+    /// Starts loading the value of `key`, or joins the load already running.
+    ///
+    /// Without a completion this is a prefetch: `cancelFetch(_:)` withdraws
+    /// it. With one it is a display request that lives until the completion
+    /// is called — exactly once, off any lock, on an arbitrary thread; hop to
+    /// the main actor yourself before touching UI. If the value is cached the
+    /// completion is called before this method returns.
+    ///
+    /// - Complexity: O(1) amortized.
+    public func fetchAsync(
+        _ key: Key,
+        priority: FetchPriority = .normal,
+        completion: (@Sendable (Result<Value, any Error>) -> Void)? = nil
+    ) {
+        let cached: Value? = core.update { state, _ in
+            if let value = memoryCache.value(forKey: key) {
+                state.cacheHits += 1
+                return value
+            }
+            state.scheduler.addInterest(in: key, priority: priority, payload: completion.map { .completion($0) })
+            return nil
+        }
+        if let cached { completion?(.success(cached)) }
+    }
+
+    /// The cached value of `key`, if it has been loaded.
+    ///
+    /// For `cellForItemAt`: synchronous, constant time, safe from any thread.
+    /// - Complexity: O(1)
+    @inlinable
+    public func fetchedData(for key: Key) -> Value? {
+        memoryCache.value(forKey: key)
+    }
+
+    /// Withdraws the prefetches of `key` (requests made without a completion).
+    ///
+    /// The load stops only if nobody else wants it: a display request waiting
+    /// for the same key keeps it running and still gets its value.
+    /// - Complexity: O(requests for `key`).
+    public func cancelFetch(_ key: Key) {
+        core.update { state, _ in
+            _ = state.scheduler.withdrawPrefetchInterests(in: key)
+        }
+    }
+
+    /// Loads the value of `key`, or joins the load already running, and
+    /// waits for it.
+    ///
+    /// Cancelling the calling task withdraws this request (and stops the load
+    /// if nobody else wants it) and throws `CancellationError`.
+    public func value(for key: Key, priority: FetchPriority = .high) async throws -> Value {
+        if let value = memoryCache.value(forKey: key) {
+            core.update { state, _ in state.cacheHits += 1 }
+            return value
+        }
+        let core = self.core
+        let token = core.update { state, _ in
+            let token = state.nextToken
+            state.nextToken += 1
+            state.tokens[token] = .awaitingRegistration
+            return token
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
+                let registration: Registration = core.update { state, _ in
+                    if case .cancelled = state.tokens[token] {
+                        state.tokens[token] = nil
+                        return .cancelled
+                    }
+                    if let value = core.memoryCache.value(forKey: key) {
+                        state.tokens[token] = nil
+                        state.cacheHits += 1
+                        return .cached(value)
+                    }
+                    let id = state.scheduler.addInterest(
+                        in: key, priority: priority, payload: .continuation(token: token, continuation))
+                    state.tokens[token] = .registered(id)
+                    return .registered
+                }
+                switch registration {
+                case .registered: break
+                case .cancelled: continuation.resume(throwing: CancellationError())
+                case .cached(let value): continuation.resume(returning: value)
+                }
+            }
+        } onCancel: {
+            let payload: FetchPayload<Value>? = core.update { state, _ in
+                switch state.tokens[token] {
+                case .awaitingRegistration:
+                    state.tokens[token] = .cancelled
+                    return nil
+                case .registered(let id):
+                    state.tokens[token] = nil
+                    return state.scheduler.withdraw(id)
+                case .cancelled, nil:
+                    return nil
+                }
+            }
+            if case .continuation(_, let continuation) = payload {
+                continuation.resume(throwing: CancellationError())
+            }
+        }
+    }
+
+    enum Registration {
+        case registered
+        case cancelled
+        case cached(Value)
+    }
+
+    /// The most loads that run at once. Raising it starts waiting loads at once.
+    public var maxConcurrentFetches: Int {
+        get { core.state.withLock { $0.scheduler.maxConcurrentLoads } }
+        set {
+            precondition(newValue >= 1, "maxConcurrentFetches must be at least 1, got \(newValue)")
+            core.update { state, _ in state.scheduler.maxConcurrentLoads = newValue }
+        }
+    }
+
+    /// Lifetime counters: loads started, completed, failed, cancelled, retried, cache hits.
+    public var statistics: FetchStatistics {
+        core.state.withLock { state in
+            var statistics = state.scheduler.statistics
+            statistics.cacheHits = state.cacheHits
+            return statistics
+        }
+    }
+
+    /// Loads running now (including cancelled ones still winding down).
+    public var runningFetchCount: Int {
+        core.state.withLock { $0.scheduler.runningCount }
+    }
+
+    /// Loads waiting for a free slot.
+    public var pendingFetchCount: Int {
+        core.state.withLock { $0.scheduler.pendingCount }
+    }
+
+    /// Returns when no load is pending, running or waiting to retry and every
+    /// completion has returned. For tests and benchmarks.
+    package func waitUntilIdle() async {
+        let core = self.core
+        let isIdle = core.state.withLock { $0.isIdle }
+        if isIdle { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let isIdle = core.state.withLock { state in
+                if state.isIdle { return true }
+                state.idleWaiters.append(continuation)
+                return false
+            }
+            if isIdle { continuation.resume() }
+        }
+    }
+
+    /// Runs `body` on the scheduler, under the fetcher's lock. For tests.
+    package func withScheduler<Result>(
+        _ body: (inout FetchScheduler<Key, FetchPayload<Value>>) -> Result
+    ) -> Result {
+        core.update { state, _ in body(&state.scheduler) }
+    }
+}
+
+/// An error worth retrying: a timeout, a dropped connection, a 503.
+///
+/// ``AsyncFetcher`` retries loads that fail with such an error, following its
+/// ``RetryPolicy``, unless it is given its own `isTransient` classifier.
+public protocol TransientError: Error {}

@@ -1,0 +1,162 @@
+/// Prefetches values for keys the user is about to see, without getting in
+/// the way of the keys they see now.
+///
+/// Nuke's `ImagePrefetcher` for any key. A prefetcher keeps a set of keys:
+/// `startPrefetching(with:)` adds to it, `stopPrefetching(with:)` removes from
+/// it (the calls need not balance: a key is in the set or not). At most
+/// `maxConcurrentRequestCount` of its keys are being fetched at once, at the
+/// prefetcher's `priority` (low by default, below display requests); the rest
+/// wait their turn in the order they were asked for.
+///
+/// Its loads are the fetcher's loads: when a cell asks for a key that is being
+/// prefetched, the two share one load, which then runs at the display
+/// request's higher priority; stopping the prefetch leaves the display request
+/// untouched.
+///
+/// ```swift
+/// let prefetcher = Prefetcher(fetcher: fetcher)
+/// // prefetchItemsAt:
+/// prefetcher.startPrefetching(with: indexPaths.map { items[$0.item].id })
+/// // cancelPrefetchingForItemsAt:
+/// prefetcher.stopPrefetching(with: indexPaths.map { items[$0.item].id })
+/// // viewWillDisappear:
+/// prefetcher.isPaused = true
+/// ```
+///
+/// Releasing the prefetcher stops everything it started. All members are safe
+/// to use from any thread.
+public final class Prefetcher<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    /// The fetcher whose loads and cache the prefetcher uses.
+    public let fetcher: AsyncFetcher<Key, Value>
+    let group: FetchScheduler<Key, FetchPayload<Value>>.GroupID
+
+    /// Creates a prefetcher.
+    ///
+    /// - Parameters:
+    ///   - fetcher: the fetcher to load through.
+    ///   - maxConcurrentRequestCount: the most of this prefetcher's keys being
+    ///     fetched at once (at least 1).
+    ///   - priority: the priority of every prefetch.
+    public init(
+        fetcher: AsyncFetcher<Key, Value>,
+        maxConcurrentRequestCount: Int = 2,
+        priority: FetchPriority = .low
+    ) {
+        precondition(
+            maxConcurrentRequestCount >= 1,
+            "maxConcurrentRequestCount must be at least 1, got \(maxConcurrentRequestCount)")
+        self.fetcher = fetcher
+        self.group = fetcher.core.update { state, _ in
+            let group = state.scheduler.makeGroup(priority: priority, admissionLimit: maxConcurrentRequestCount)
+            state.prefetchers[group.index] = FetcherCore.PrefetcherBook()
+            return group
+        }
+    }
+
+    deinit {
+        let group = self.group
+        fetcher.core.update { state, _ in
+            _ = state.scheduler.removeGroup(group)
+            state.prefetchers[group.index] = nil
+        }
+    }
+
+    /// Adds `keys` to the set to prefetch, in order. Keys already cached are
+    /// skipped (and counted in `skippedCount`); keys already in the set stay
+    /// where they are. An empty array does nothing.
+    ///
+    /// - Complexity: O(`keys.count`).
+    public func startPrefetching(with keys: [Key]) {
+        guard !keys.isEmpty else { return }
+        let group = self.group
+        let cache = fetcher.memoryCache
+        fetcher.core.update { state, effects in
+            guard var book = state.prefetchers[group.index] else { return }
+            var skippedAny = false
+            for key in keys where book.interests[key] == nil {
+                if cache.value(forKey: key) != nil {
+                    book.skipped += 1
+                    skippedAny = true
+                    continue
+                }
+                book.interests[key] = state.scheduler.addInterest(
+                    in: key, group: group, payload: .prefetch(group: group.index))
+            }
+            if skippedAny, book.interests.isEmpty, let didComplete = book.didComplete {
+                effects.notifications.append(didComplete)
+            }
+            state.prefetchers[group.index] = book
+        }
+    }
+
+    /// Removes `keys` from the set to prefetch. Their loads stop unless
+    /// something else wants them. An empty array does nothing.
+    ///
+    /// - Complexity: O(`keys.count`).
+    public func stopPrefetching(with keys: [Key]) {
+        guard !keys.isEmpty else { return }
+        let group = self.group
+        fetcher.core.update { state, _ in
+            guard var book = state.prefetchers[group.index] else { return }
+            for key in keys {
+                if let id = book.interests.removeValue(forKey: key) {
+                    _ = state.scheduler.withdraw(id)
+                }
+            }
+            state.prefetchers[group.index] = book
+        }
+    }
+
+    /// Removes every key from the set to prefetch.
+    ///
+    /// - Complexity: O(keys in the set).
+    public func stopPrefetching() {
+        let group = self.group
+        fetcher.core.update { state, _ in
+            _ = state.scheduler.withdrawAll(inGroup: group)
+            state.prefetchers[group.index]?.interests.removeAll()
+        }
+    }
+
+    /// While paused, fetches already running finish and the rest wait.
+    public var isPaused: Bool {
+        get { fetcher.core.state.withLock { $0.scheduler.isPaused(group) } }
+        set {
+            let group = self.group
+            fetcher.core.update { state, _ in state.scheduler.setPaused(newValue, group: group) }
+        }
+    }
+
+    /// The priority of every prefetch, those already waiting included.
+    public var priority: FetchPriority {
+        get { fetcher.core.state.withLock { $0.scheduler.priority(of: group) } }
+        set {
+            let group = self.group
+            fetcher.core.update { state, _ in state.scheduler.setPriority(newValue, group: group) }
+        }
+    }
+
+    /// Called, off any lock, each time the last outstanding prefetch completes
+    /// or fails, and when a `startPrefetching(with:)` call finds every new key
+    /// already cached. Stopping prefetches does not call it: nothing completed.
+    public var didComplete: (@Sendable () -> Void)? {
+        get { fetcher.core.state.withLock { $0.prefetchers[group.index]?.didComplete } }
+        set {
+            let group = self.group
+            fetcher.core.state.withLock { $0.prefetchers[group.index]?.didComplete = newValue }
+        }
+    }
+
+    /// Prefetches that produced a value.
+    public var completedCount: Int { book.completed }
+    /// Prefetches that failed for good.
+    public var failedCount: Int { book.failed }
+    /// Keys that were already cached when asked for.
+    public var skippedCount: Int { book.skipped }
+    /// Keys in the set that have not completed yet.
+    public var outstandingCount: Int { book.interests.count }
+
+    var book: FetcherCore<Key, Value>.PrefetcherBook {
+        fetcher.core.state.withLock { $0.prefetchers[group.index] ?? .init() }
+    }
+}

@@ -1,0 +1,526 @@
+import Lookahead
+
+/// An obviously correct model of ``FetchScheduler`` for `FetchSchedulerModelTests`,
+/// written from the rules in its documentation rather than from its code.
+///
+/// Everything is an array scanned linearly: the interests in the order they
+/// were registered, the groups, one record per key. There are no queues: a
+/// pending load carries an order stamp, taken from a counter that grows when
+/// the load joins the back of its priority and from one that shrinks when it
+/// joins the front, and the next load to start is the pending one with the
+/// highest priority and, within it, the smallest stamp.
+///
+/// Where the documentation leaves an order open (which of several loads is
+/// reconciled first, which group admits first), the model does what the
+/// implementation does, and says so at that spot: those orders decide the
+/// order of the actions and of the pending loads, which the test compares
+/// exactly.
+///
+/// Keys, payloads, interests and groups are plain `Int`s; loads are named by
+/// the serial of their `LoadID`, which is public and counts starts.
+struct ReferenceScheduler {
+    /// What the scheduler asks its driver to do, with loads named by serial.
+    enum Action: Hashable, CustomStringConvertible {
+        case start(serial: UInt64, key: Int, priority: FetchPriority)
+        case cancel(serial: UInt64, key: Int)
+        case reprioritize(serial: UInt64, key: Int, priority: FetchPriority)
+
+        var description: String {
+            switch self {
+            case .start(let serial, let key, let priority): "start(#\(serial), key \(key), \(priority))"
+            case .cancel(let serial, let key): "cancel(#\(serial), key \(key))"
+            case .reprioritize(let serial, let key, let priority): "reprioritize(#\(serial), key \(key), \(priority))"
+            }
+        }
+    }
+
+    /// ``FetchScheduler/FailureDisposition`` with payloads that compare.
+    enum Disposition: Equatable, CustomStringConvertible {
+        case deliver([Int])
+        case retry(after: Duration)
+        case discarded
+
+        var description: String {
+            switch self {
+            case .deliver(let payloads): "deliver(\(payloads))"
+            case .retry(let delay): "retry(after: \(delay))"
+            case .discarded: "discarded"
+            }
+        }
+    }
+
+    typealias Phase = FetchScheduler<Int, Int>.Phase
+
+    struct Interest {
+        let id: Int
+        let key: Int
+        /// `0` is the default group.
+        let group: Int
+        var priority: FetchPriority
+        let payload: Int?
+        var isAdmitted = false
+        /// When the interest was admitted: a group's admitted interests are
+        /// visited in this order.
+        var admissionStamp = 0
+        /// Whether the interest's group is paused, as far as this interest is
+        /// concerned. `setPaused` flips it one interest at a time and
+        /// reconciles that interest's load in between, as the implementation
+        /// does, so the loads a pause touches change in the same order.
+        var isHeldByPause = false
+
+        var isActive: Bool { isAdmitted && !isHeldByPause }
+    }
+
+    struct Group {
+        let id: Int
+        var isPaused = false
+        var priority: FetchPriority
+        var admissionLimit: Int
+    }
+
+    enum LoadState: Equatable {
+        case idle
+        case pending(FetchPriority, stamp: Int)
+        case running(serial: UInt64, FetchPriority)
+        case backingOff(serial: UInt64)
+    }
+
+    /// The record of a key. It exists while the key has an interest or a load
+    /// (pending, running and not cancelled, backing off). The failure count is
+    /// per load: it starts again at zero when a running or backing-off load
+    /// is dropped because nobody wants it any more.
+    struct Load {
+        let key: Int
+        var state: LoadState = .idle
+        var failures = 0
+    }
+
+    private(set) var interests: [Interest] = []
+    private(set) var groups: [Group] = []
+    private(set) var loads: [Load] = []
+    /// Serials of running loads that were cancelled and have not been reported.
+    private(set) var zombies: [UInt64] = []
+    private(set) var statistics = FetchStatistics()
+    private var actions: [Action] = []
+    /// Groups whose admitted interests left during the current operation. They
+    /// admit their waiting interests when the operation settles, the last one
+    /// touched first, duplicates included: the implementation's order.
+    private var touchedGroups: [Int] = []
+    private var nextSerial: UInt64 = 0
+    private var nextBackStamp = 0
+    private var nextFrontStamp = -1
+    private var nextInterestID = 0
+    private var nextGroupID = 1
+    private var nextAdmissionStamp = 0
+
+    var maxConcurrentLoads: Int {
+        didSet { settle() }
+    }
+    var retryPolicy: RetryPolicy
+
+    init(maxConcurrentLoads: Int, retryPolicy: RetryPolicy) {
+        self.maxConcurrentLoads = maxConcurrentLoads
+        self.retryPolicy = retryPolicy
+    }
+
+    // MARK: Queries
+
+    var runningCount: Int {
+        loads.count(where: { if case .running = $0.state { true } else { false } }) + zombies.count
+    }
+    var pendingCount: Int { loads.count(where: { if case .pending = $0.state { true } else { false } }) }
+    var backingOffCount: Int { loads.count(where: { if case .backingOff = $0.state { true } else { false } }) }
+    var isIdle: Bool { runningCount == 0 && pendingCount == 0 && backingOffCount == 0 }
+    var keyCount: Int { loads.count }
+    var interestTotal: Int { interests.count }
+
+    func interestCount(in key: Int) -> Int { interests.count(where: { $0.key == key }) }
+
+    func isLive(interest id: Int) -> Bool { interests.contains { $0.id == id } }
+
+    func isLive(group id: Int) -> Bool { groups.contains { $0.id == id } }
+
+    func group(_ id: Int) -> Group? { groups.first { $0.id == id } }
+
+    func isDefaultGroupInterest(_ id: Int) -> Bool { interests.first { $0.id == id }?.group == 0 }
+
+    func phase(of key: Int) -> Phase {
+        guard let load = loads.first(where: { $0.key == key }) else { return .none }
+        switch load.state {
+        case .idle: return .idle
+        case .pending(let priority, _): return .pending(priority)
+        case .running(_, let priority): return .running(priority)
+        case .backingOff: return .backingOff
+        }
+    }
+
+    /// The phases of keys `0..<count`, in one pass.
+    func phases(ofKeysBelow count: Int) -> [Phase] {
+        var phases = [Phase](repeating: .none, count: count)
+        for load in loads where load.key < count {
+            phases[load.key] =
+                switch load.state {
+                case .idle: .idle
+                case .pending(let priority, _): .pending(priority)
+                case .running(_, let priority): .running(priority)
+                case .backingOff: .backingOff
+                }
+        }
+        return phases
+    }
+
+    /// The interest counts of keys `0..<count`, in one pass.
+    func interestCounts(ofKeysBelow count: Int) -> [Int] {
+        var counts = [Int](repeating: 0, count: count)
+        for interest in interests where interest.key < count { counts[interest.key] += 1 }
+        return counts
+    }
+
+    mutating func takeActions() -> [Action] {
+        defer { actions.removeAll() }
+        return actions
+    }
+
+    // MARK: Interests
+
+    mutating func addInterest(in key: Int, priority: FetchPriority, group: Int, payload: Int?) -> Int {
+        precondition(group == 0 || isLive(group: group), "model: addInterest to a removed group")
+        if !loads.contains(where: { $0.key == key }) { loads.append(Load(key: key)) }
+        let id = nextInterestID
+        nextInterestID += 1
+        let interestPriority = group == 0 ? priority : self.group(group)!.priority
+        interests.append(Interest(id: id, key: key, group: group, priority: interestPriority, payload: payload))
+        if group == 0 {
+            admit(interests.count - 1)
+        } else {
+            admitWaiting(inGroup: group)
+        }
+        reconcile(key)
+        settle()
+        return id
+    }
+
+    mutating func withdraw(_ id: Int) -> Int? {
+        guard let index = interests.firstIndex(where: { $0.id == id }) else { return nil }
+        let interest = interests[index]
+        let payload = detach(index)
+        reconcile(interest.key)
+        if interest.group != 0 { touchedGroups.append(interest.group) }
+        settle()
+        return payload
+    }
+
+    mutating func withdrawPrefetchInterests(in key: Int) -> Int {
+        let before = interests.count
+        interests.removeAll { $0.key == key && $0.group == 0 && $0.payload == nil }
+        let withdrawn = before - interests.count
+        if withdrawn > 0 {
+            reconcile(key)
+            settle()
+        }
+        return withdrawn
+    }
+
+    mutating func setPriority(_ priority: FetchPriority, of id: Int) {
+        guard let index = interests.firstIndex(where: { $0.id == id }) else { return }
+        precondition(interests[index].group == 0, "model: setPriority(_:of:) on a group's interest")
+        guard interests[index].priority != priority else { return }
+        interests[index].priority = priority
+        reconcile(interests[index].key)
+        settle()
+    }
+
+    /// The payloads come back in no documented order (the implementation goes
+    /// key by key in the order of its internal slots), nor do the cancellations:
+    /// the test compares both as multisets.
+    mutating func withdrawAllInterests() -> [Int] {
+        let payloads = interests.compactMap(\.payload)
+        for interest in interests where interest.isAdmitted && interest.group != 0 {
+            touchedGroups.append(interest.group)
+        }
+        interests.removeAll()
+        for key in loads.map(\.key) {
+            reconcile(key)
+        }
+        settle()
+        return payloads
+    }
+
+    // MARK: Groups
+
+    mutating func makeGroup(priority: FetchPriority, admissionLimit: Int) -> Int {
+        let id = nextGroupID
+        nextGroupID += 1
+        groups.append(Group(id: id, priority: priority, admissionLimit: admissionLimit))
+        return id
+    }
+
+    mutating func removeGroup(_ id: Int) -> [Int] {
+        guard isLive(group: id) else { return [] }
+        let payloads = withdrawAll(inGroup: id)
+        groups.removeAll { $0.id == id }
+        return payloads
+    }
+
+    /// Waiting interests go first, in the order they came, then admitted ones
+    /// in the order they were admitted, each load reconciled as soon as its
+    /// interest leaves: the implementation's order, which decides the order of
+    /// the payloads and of the cancellations.
+    mutating func withdrawAll(inGroup id: Int) -> [Int] {
+        precondition(isLive(group: id), "model: withdrawAll(inGroup:) on a removed group")
+        var payloads: [Int] = []
+        for interestID in waitingInterests(of: id) + admittedInterests(of: id) {
+            let index = interests.firstIndex { $0.id == interestID }!
+            let key = interests[index].key
+            if let payload = detach(index) { payloads.append(payload) }
+            reconcile(key)
+        }
+        settle()
+        return payloads
+    }
+
+    /// The admitted interests are visited in the order they were admitted,
+    /// each load reconciled in turn (the implementation's order).
+    mutating func setPaused(_ isPaused: Bool, group id: Int) {
+        let position = groups.firstIndex { $0.id == id }!
+        guard groups[position].isPaused != isPaused else { return }
+        groups[position].isPaused = isPaused
+        for interestID in admittedInterests(of: id) {
+            let index = interests.firstIndex { $0.id == interestID }!
+            interests[index].isHeldByPause = isPaused
+            reconcile(interests[index].key)
+        }
+        admitWaiting(inGroup: id)
+        settle()
+    }
+
+    /// Admitted interests first, in the order they were admitted, then waiting
+    /// ones; each load is reconciled as soon as one of its interests changes,
+    /// while its other interests of the group still have the old priority (the
+    /// implementation's order: it decides which lowered load ends up first).
+    mutating func setPriority(_ priority: FetchPriority, group id: Int) {
+        let position = groups.firstIndex { $0.id == id }!
+        guard groups[position].priority != priority else { return }
+        groups[position].priority = priority
+        let isPaused = groups[position].isPaused
+        for interestID in admittedInterests(of: id) + waitingInterests(of: id) {
+            let index = interests.firstIndex { $0.id == interestID }!
+            interests[index].priority = priority
+            if interests[index].isAdmitted && !isPaused { reconcile(interests[index].key) }
+        }
+        settle()
+    }
+
+    mutating func setAdmissionLimit(_ limit: Int, group id: Int) {
+        let position = groups.firstIndex { $0.id == id }!
+        groups[position].admissionLimit = limit
+        admitWaiting(inGroup: id)
+        settle()
+    }
+
+    // MARK: Load outcomes
+
+    mutating func loadDidSucceed(_ serial: UInt64) -> [Int]? {
+        if let zombie = zombies.firstIndex(of: serial) {
+            zombies.remove(at: zombie)
+            settle()
+            return nil
+        }
+        let key = runningKey(serial)
+        statistics.loadsCompleted += 1
+        let payloads = endAllInterests(in: key)
+        settle()
+        return payloads
+    }
+
+    mutating func loadDidFail(_ serial: UInt64, isTransient: Bool) -> Disposition {
+        if let zombie = zombies.firstIndex(of: serial) {
+            zombies.remove(at: zombie)
+            settle()
+            return .discarded
+        }
+        let key = runningKey(serial)
+        let position = loads.firstIndex { $0.key == key }!
+        loads[position].failures += 1
+        if isTransient, let delay = retryDelay(afterFailures: loads[position].failures) {
+            loads[position].state = .backingOff(serial: serial)
+            statistics.retriesScheduled += 1
+            settle()
+            return .retry(after: delay)
+        }
+        statistics.loadsFailed += 1
+        let payloads = endAllInterests(in: key)
+        settle()
+        return .deliver(payloads)
+    }
+
+    mutating func retryTimerFired(_ serial: UInt64) {
+        guard let position = loads.firstIndex(where: { $0.state == .backingOff(serial: serial) }) else { return }
+        loads[position].state = .idle
+        if let priority = activePriority(of: loads[position].key) {
+            loads[position].state = .pending(priority, stamp: frontStamp())
+        }
+        settle()
+    }
+
+    // MARK: Rules
+
+    /// The retry policy's documented schedule, computed from scratch: no delay
+    /// once `maxAttempts` attempts failed, else the initial delay times the
+    /// multiplier once per earlier failure, capped.
+    private func retryDelay(afterFailures failures: Int) -> Duration? {
+        guard failures < retryPolicy.maxAttempts else { return nil }
+        var delay = retryPolicy.initialDelay
+        for _ in 1..<failures {
+            delay = min(delay * retryPolicy.multiplier, retryPolicy.maxDelay)
+        }
+        return min(delay, retryPolicy.maxDelay)
+    }
+
+    private func runningKey(_ serial: UInt64) -> Int {
+        let load = loads.first { if case .running(serial, _) = $0.state { true } else { false } }
+        guard let load else { preconditionFailure("model: #\(serial) is not running") }
+        return load.key
+    }
+
+    private func activePriority(of key: Int) -> FetchPriority? {
+        interests.lazy.filter { $0.key == key && $0.isActive }.map(\.priority).max()
+    }
+
+    private func admittedCount(of key: Int) -> Int {
+        interests.count { $0.key == key && $0.isAdmitted }
+    }
+
+    private func waitingInterests(of group: Int) -> [Int] {
+        interests.filter { $0.group == group && !$0.isAdmitted }.map(\.id)
+    }
+
+    private func admittedInterests(of group: Int) -> [Int] {
+        interests.filter { $0.group == group && $0.isAdmitted }
+            .sorted { $0.admissionStamp < $1.admissionStamp }
+            .map(\.id)
+    }
+
+    private mutating func backStamp() -> Int {
+        defer { nextBackStamp += 1 }
+        return nextBackStamp
+    }
+
+    private mutating func frontStamp() -> Int {
+        defer { nextFrontStamp -= 1 }
+        return nextFrontStamp
+    }
+
+    private mutating func admit(_ index: Int) {
+        interests[index].isAdmitted = true
+        interests[index].admissionStamp = nextAdmissionStamp
+        nextAdmissionStamp += 1
+        interests[index].isHeldByPause = false
+    }
+
+    /// A group admits its waiting interests, oldest first, while it is not
+    /// paused and below its limit; each admission reconciles its load at once.
+    private mutating func admitWaiting(inGroup id: Int) {
+        while let group = group(id), !group.isPaused,
+            interests.count(where: { $0.group == id && $0.isAdmitted }) < group.admissionLimit,
+            let index = interests.firstIndex(where: { $0.group == id && !$0.isAdmitted })
+        {
+            admit(index)
+            reconcile(interests[index].key)
+        }
+    }
+
+    private mutating func detach(_ index: Int) -> Int? {
+        let interest = interests.remove(at: index)
+        if interest.isAdmitted && interest.group != 0 { touchedGroups.append(interest.group) }
+        return interest.payload
+    }
+
+    /// Every interest of the key ends, waiting ones included, in the order
+    /// they came; the key is forgotten.
+    private mutating func endAllInterests(in key: Int) -> [Int] {
+        var payloads: [Int] = []
+        while let index = interests.firstIndex(where: { $0.key == key }) {
+            if let payload = detach(index) { payloads.append(payload) }
+        }
+        loads.removeAll { $0.key == key }
+        return payloads
+    }
+
+    private mutating func forgetIfUnused(_ key: Int) {
+        guard let position = loads.firstIndex(where: { $0.key == key }), loads[position].state == .idle,
+            !interests.contains(where: { $0.key == key })
+        else { return }
+        loads.remove(at: position)
+    }
+
+    /// Brings the key's load in line with its interests.
+    private mutating func reconcile(_ key: Int) {
+        guard let position = loads.firstIndex(where: { $0.key == key }) else { return }
+        let wanted = activePriority(of: key)
+        switch loads[position].state {
+        case .idle:
+            if let wanted {
+                loads[position].state = .pending(wanted, stamp: backStamp())
+            } else {
+                forgetIfUnused(key)
+            }
+        case .pending(let current, _):
+            if let wanted {
+                if wanted < current {
+                    loads[position].state = .pending(wanted, stamp: frontStamp())
+                } else if wanted > current {
+                    loads[position].state = .pending(wanted, stamp: backStamp())
+                }
+            } else {
+                loads[position].state = .idle
+                forgetIfUnused(key)
+            }
+        case .running(let serial, let current):
+            if admittedCount(of: key) == 0 {
+                actions.append(.cancel(serial: serial, key: key))
+                zombies.append(serial)
+                statistics.loadsCancelled += 1
+                loads[position].failures = 0
+                loads[position].state = .idle
+                forgetIfUnused(key)
+            } else if let wanted, wanted != current {
+                // With every admitted interest in a paused group there is no
+                // priority to move to: the implementation keeps the old one.
+                loads[position].state = .running(serial: serial, wanted)
+                actions.append(.reprioritize(serial: serial, key: key, priority: wanted))
+            }
+        case .backingOff:
+            if admittedCount(of: key) == 0 {
+                statistics.loadsCancelled += 1
+                loads[position].failures = 0
+                loads[position].state = .idle
+                forgetIfUnused(key)
+            }
+        }
+    }
+
+    /// Groups admit what they can (last touched first), then pending loads
+    /// start while there is room: highest priority first, smallest stamp within.
+    private mutating func settle() {
+        while let group = touchedGroups.popLast() {
+            if isLive(group: group) { admitWaiting(inGroup: group) }
+        }
+        while runningCount < maxConcurrentLoads {
+            var next: (position: Int, priority: FetchPriority, stamp: Int)?
+            for (position, load) in loads.enumerated() {
+                guard case .pending(let priority, let stamp) = load.state else { continue }
+                if let best = next, best.priority > priority || (best.priority == priority && best.stamp < stamp) {
+                    continue
+                }
+                next = (position, priority, stamp)
+            }
+            guard let next else { return }
+            let serial = nextSerial
+            nextSerial += 1
+            loads[next.position].state = .running(serial: serial, next.priority)
+            statistics.loadsStarted += 1
+            actions.append(.start(serial: serial, key: loads[next.position].key, priority: next.priority))
+        }
+    }
+}
