@@ -31,48 +31,105 @@ public struct EngineBenchmark: Sendable {
         self.seed = seed
     }
 
-    /// Runs every workload, baseline first, reporting each step through `progress`.
-    public func run(progress: @Sendable (String) -> Void) async -> EngineBenchmarkReport {
+    /// The workloads, in the order they run.
+    public enum Workload: String, CaseIterable, Sendable {
+        case mixed
+        case fetchedData
+        case fetchCancel = "fetch-cancel"
+    }
+
+    /// The two fetchers measured.
+    public enum Side: String, CaseIterable, Sendable {
+        case baseline
+        case lookahead
+    }
+
+    /// Runs the given workloads on the given fetchers (all by default),
+    /// baseline first, reporting each step through `progress`. A fetcher left
+    /// out gets 0 s in the results and empty counts.
+    ///
+    /// Running both sides in one process lets the first bill the second: the
+    /// baseline's heap churn left glibc's allocator in a state that made
+    /// Lookahead's mixed run 3× slower than in a fresh process. The command
+    /// line therefore runs each (workload, side) in a process of its own and
+    /// merges the reports (`EngineBenchmarkReport.merge`).
+    public func run(
+        _ workloads: Set<Workload> = Set(Workload.allCases),
+        sides: Set<Side> = Set(Side.allCases),
+        progress: @Sendable (String) -> Void
+    ) async -> EngineBenchmarkReport {
         var report = EngineBenchmarkReport()
+        let runsBaseline = sides.contains(.baseline)
+        let runsLookahead = sides.contains(.lookahead)
 
-        let calls = mixedCalls()
-        progress("running mixed (baseline)…")
-        let mixedBaseline = await runMixed(SampleFetcherUnderTest(loadLatency: .zero), calls: calls)
-        progress("running mixed (Lookahead)…")
-        let mixedLookahead = await runMixed(
-            LookaheadFetcherUnderTest(loadLatency: .zero, keyCount: mixedKeyCount), calls: calls)
-        report.results.append(
-            .init(name: "mixed", baseline: mixedBaseline.elapsed.seconds, lookahead: mixedLookahead.elapsed.seconds))
-        mixedBaseline.record(in: &report.counts.baseline)
-        mixedLookahead.record(in: &report.counts.lookahead)
+        if workloads.contains(.mixed) {
+            let calls = mixedCalls()
+            var baseline: MixedRun?
+            var lookahead: MixedRun?
+            if runsBaseline {
+                progress("running mixed (baseline)…")
+                baseline = await runMixed(SampleFetcherUnderTest(loadLatency: .zero), calls: calls)
+            }
+            if runsLookahead {
+                progress("running mixed (Lookahead)…")
+                lookahead = await runMixed(
+                    LookaheadFetcherUnderTest(loadLatency: .zero, keyCount: mixedKeyCount), calls: calls)
+            }
+            report.results.append(
+                .init(
+                    name: Workload.mixed.rawValue, baseline: baseline?.elapsed.seconds ?? 0,
+                    lookahead: lookahead?.elapsed.seconds ?? 0))
+            baseline?.record(in: &report.counts.baseline)
+            lookahead?.record(in: &report.counts.lookahead)
+        }
 
-        let keys = fetchedDataKeys()
-        progress("running fetchedData (baseline)…")
-        let hitsBaseline = await runFetchedData(SampleFetcherUnderTest(loadLatency: .zero), keys: keys)
-        progress("running fetchedData (Lookahead)…")
-        let hitsLookahead = await runFetchedData(
-            LookaheadFetcherUnderTest(loadLatency: .zero, keyCount: fetchedDataKeyCount), keys: keys)
-        report.results.append(
-            .init(
-                name: "fetchedData", baseline: hitsBaseline.medianRound.seconds,
-                lookahead: hitsLookahead.medianRound.seconds))
-        hitsBaseline.record(in: &report.counts.baseline)
-        hitsLookahead.record(in: &report.counts.lookahead)
+        if workloads.contains(.fetchedData) {
+            let keys = fetchedDataKeys()
+            var baseline: FetchedDataRun?
+            var lookahead: FetchedDataRun?
+            if runsBaseline {
+                progress("running fetchedData (baseline)…")
+                baseline = await runFetchedData(SampleFetcherUnderTest(loadLatency: .zero), keys: keys)
+            }
+            if runsLookahead {
+                progress("running fetchedData (Lookahead)…")
+                lookahead = await runFetchedData(
+                    LookaheadFetcherUnderTest(loadLatency: .zero, keyCount: fetchedDataKeyCount), keys: keys)
+            }
+            report.results.append(
+                .init(
+                    name: Workload.fetchedData.rawValue, baseline: baseline?.medianRound.seconds ?? 0,
+                    lookahead: lookahead?.medianRound.seconds ?? 0))
+            baseline?.record(in: &report.counts.baseline)
+            lookahead?.record(in: &report.counts.lookahead)
+        }
 
-        let pairs = fetchCancelKeys()
-        progress("running fetch-cancel (baseline)…")
-        let cancelBaseline = await runFetchCancel(SampleFetcherUnderTest(loadLatency: fetchCancelLatency), keys: pairs)
-        progress("running fetch-cancel (Lookahead)…")
-        let cancelLookahead = await runFetchCancel(
-            LookaheadFetcherUnderTest(loadLatency: fetchCancelLatency, keyCount: fetchCancelPairCount), keys: pairs)
-        report.results.append(
-            .init(
-                name: "fetch-cancel", baseline: cancelBaseline.elapsed.seconds,
-                lookahead: cancelLookahead.elapsed.seconds))
-        cancelBaseline.record(in: &report.counts.baseline)
-        cancelLookahead.record(in: &report.counts.lookahead)
+        if workloads.contains(.fetchCancel) {
+            let pairs = fetchCancelKeys()
+            var baseline: FetchCancelRun?
+            var lookahead: FetchCancelRun?
+            if runsBaseline {
+                progress("running fetch-cancel (baseline)…")
+                baseline = await runFetchCancel(SampleFetcherUnderTest(loadLatency: fetchCancelLatency), keys: pairs)
+            }
+            if runsLookahead {
+                progress("running fetch-cancel (Lookahead)…")
+                lookahead = await runFetchCancel(
+                    LookaheadFetcherUnderTest(loadLatency: fetchCancelLatency, keyCount: fetchCancelPairCount),
+                    keys: pairs)
+            }
+            report.results.append(
+                .init(
+                    name: Workload.fetchCancel.rawValue, baseline: baseline?.elapsed.seconds ?? 0,
+                    lookahead: lookahead?.elapsed.seconds ?? 0))
+            baseline?.record(in: &report.counts.baseline)
+            lookahead?.record(in: &report.counts.lookahead)
+        }
 
-        report.peakRSSBytes = peakResidentSetSize() ?? 0
+        let peak = peakResidentSetSize() ?? 0
+        report.peakRSSBytes = peak
+        if runsBaseline { report.counts.baseline.peakRSSBytes = peak }
+        if runsLookahead { report.counts.lookahead.peakRSSBytes = peak }
         return report
     }
 }

@@ -47,6 +47,31 @@ public struct EngineBenchmarkReport: Sendable, Codable {
         public var mixedStatistics: FetchStatistics?
         /// fetch-cancel: the fetcher's own counters (Lookahead only).
         public var fetchCancelStatistics: FetchStatistics?
+        /// The peak resident set size of the process(es) that ran this fetcher, in bytes.
+        public var peakRSSBytes = 0
+
+        /// Takes every figure `other` measured (workloads touch disjoint fields).
+        mutating func absorb(_ other: Counts) {
+            let empty = Counts()
+            if other.mixedCompletionsRequested != empty.mixedCompletionsRequested {
+                mixedCompletionsRequested = other.mixedCompletionsRequested
+                mixedCompletionsCalled = other.mixedCompletionsCalled
+                mixedLoadsStarted = other.mixedLoadsStarted
+                mixedIssueSeconds = other.mixedIssueSeconds
+                mixedStatistics = other.mixedStatistics
+            }
+            if other.fetchedDataHitsPerSecond != empty.fetchedDataHitsPerSecond {
+                fetchedDataHitsPerSecond = other.fetchedDataHitsPerSecond
+                fetchedDataMisses = other.fetchedDataMisses
+            }
+            if other.fetchCancelIssueSeconds != empty.fetchCancelIssueSeconds {
+                fetchCancelLoadsStarted = other.fetchCancelLoadsStarted
+                fetchCancelIssueSeconds = other.fetchCancelIssueSeconds
+                fetchCancelCompletedAfterCancel = other.fetchCancelCompletedAfterCancel
+                fetchCancelStatistics = other.fetchCancelStatistics
+            }
+            peakRSSBytes = max(peakRSSBytes, other.peakRSSBytes)
+        }
 
         public init() {}
     }
@@ -62,8 +87,26 @@ public struct EngineBenchmarkReport: Sendable, Codable {
     /// In the order mixed, fetchedData, fetch-cancel.
     public var results: [Result] = []
     public var counts = CountsBySide()
-    /// The process's peak resident set size, in bytes (0 when it cannot be read).
+    /// The largest peak resident set size of the processes that ran, in bytes
+    /// (0 when it cannot be read).
     public var peakRSSBytes = 0
 
     public init() {}
+
+    /// Adds what a report of the same seed measured on other workloads or the
+    /// other side: rows of the same workload are combined side by side.
+    public mutating func merge(_ other: EngineBenchmarkReport) {
+        for row in other.results {
+            if let index = results.firstIndex(where: { $0.name == row.name }) {
+                let baseline = results[index].baseline > 0 ? results[index].baseline : row.baseline
+                let lookahead = results[index].lookahead > 0 ? results[index].lookahead : row.lookahead
+                results[index] = Result(name: row.name, baseline: baseline, lookahead: lookahead)
+            } else {
+                results.append(row)
+            }
+        }
+        counts.baseline.absorb(other.counts.baseline)
+        counts.lookahead.absorb(other.counts.lookahead)
+        peakRSSBytes = max(peakRSSBytes, other.peakRSSBytes)
+    }
 }

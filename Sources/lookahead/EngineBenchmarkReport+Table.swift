@@ -53,10 +53,10 @@ extension EngineBenchmarkReport {
                     + "\(statistics.loadsCompleted) completed, \(statistics.loadsFailed) failed, "
                     + "\(statistics.loadsCancelled) cancelled, \(statistics.cacheHits) cache hits")
         }
-        lines.append("")
         lines.append(
-            "peak RSS (whole process): "
-                + String(format: "%.1f MiB", Double(peakRSSBytes) / 1_048_576) + " (\(peakRSSBytes) bytes)")
+            row(
+                "peak RSS, MiB (largest process)", String(format: "%.1f", Double(baseline.peakRSSBytes) / 1_048_576),
+                String(format: "%.1f", Double(lookahead.peakRSSBytes) / 1_048_576)))
         return lines.joined(separator: "\n") + "\n"
     }
 

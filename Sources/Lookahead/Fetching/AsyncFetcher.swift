@@ -33,7 +33,7 @@
 public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// The cache `fetchedData(for:)` reads and every completed load writes.
     public let memoryCache: MemoryCache<Key, Value>
-    let core: FetcherCore<Key, Value>
+    @usableFromInline let core: FetcherCore<Key, Value>
 
     /// Creates a fetcher.
     ///
@@ -46,6 +46,7 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
     ///     conform to ``TransientError``. A `CancellationError` never is.
     ///   - load: loads the value of a key. Runs in a task that is cancelled when
     ///     nobody wants the value any more.
+    @inlinable
     public init(
         maxConcurrentFetches: Int = 6,
         memoryCache: MemoryCache<Key, Value> = MemoryCache(),
@@ -79,17 +80,26 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
     /// completion is called before this method returns.
     ///
     /// - Complexity: O(1) amortized.
+    @inlinable
     public func fetchAsync(
         _ key: Key,
         priority: FetchPriority = .normal,
         completion: (@Sendable (Result<Value, any Error>) -> Void)? = nil
     ) {
+        // The common case in `cellForItemAt`: answered without the fetcher's lock.
+        if let value = memoryCache.value(forKey: key) {
+            core.countCacheHit()
+            completion?(.success(value))
+            return
+        }
         let cached: Value? = core.update { state, _ in
+            // Checked again under the lock: a load may have finished meanwhile.
             if let value = memoryCache.value(forKey: key) {
-                state.cacheHits += 1
+                core.countCacheHit()
                 return value
             }
-            state.scheduler.addInterest(in: key, priority: priority, payload: completion.map { .completion($0) })
+            state.scheduler.addInterest(
+                in: key, priority: priority, payload: completion.map { FetchPayload(.completion($0)) })
             return nil
         }
         if let cached { completion?(.success(cached)) }
@@ -109,6 +119,7 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
     /// The load stops only if nobody else wants it: a display request waiting
     /// for the same key keeps it running and still gets its value.
     /// - Complexity: O(requests for `key`).
+    @inlinable
     public func cancelFetch(_ key: Key) {
         core.update { state, _ in
             _ = state.scheduler.withdrawPrefetchInterests(in: key)
@@ -120,9 +131,10 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
     ///
     /// Cancelling the calling task withdraws this request (and stops the load
     /// if nobody else wants it) and throws `CancellationError`.
+    @inlinable
     public func value(for key: Key, priority: FetchPriority = .high) async throws -> Value {
         if let value = memoryCache.value(forKey: key) {
-            core.update { state, _ in state.cacheHits += 1 }
+            core.countCacheHit()
             return value
         }
         let core = self.core
@@ -141,11 +153,11 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
                     }
                     if let value = core.memoryCache.value(forKey: key) {
                         state.tokens[token] = nil
-                        state.cacheHits += 1
+                        core.countCacheHit()
                         return .cached(value)
                     }
                     let id = state.scheduler.addInterest(
-                        in: key, priority: priority, payload: .continuation(token: token, continuation))
+                        in: key, priority: priority, payload: FetchPayload(.continuation(token: token, continuation)))
                     state.tokens[token] = .registered(id)
                     return .registered
                 }
@@ -168,12 +180,13 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
                     return nil
                 }
             }
-            if case .continuation(_, let continuation) = payload {
+            if case .continuation(_, let continuation) = payload?.kind {
                 continuation.resume(throwing: CancellationError())
             }
         }
     }
 
+    @usableFromInline
     enum Registration {
         case registered
         case cancelled
@@ -181,6 +194,7 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
     }
 
     /// The most loads that run at once. Raising it starts waiting loads at once.
+    @inlinable
     public var maxConcurrentFetches: Int {
         get { core.state.withLock { $0.scheduler.maxConcurrentLoads } }
         set {
@@ -190,41 +204,37 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
     }
 
     /// Lifetime counters: loads started, completed, failed, cancelled, retried, cache hits.
+    @inlinable
     public var statistics: FetchStatistics {
         core.state.withLock { state in
             var statistics = state.scheduler.statistics
-            statistics.cacheHits = state.cacheHits
+            statistics.cacheHits = core.cacheHitCount
             return statistics
         }
     }
 
     /// Loads running now (including cancelled ones still winding down).
+    @inlinable
     public var runningFetchCount: Int {
         core.state.withLock { $0.scheduler.runningCount }
     }
 
     /// Loads waiting for a free slot.
+    @inlinable
     public var pendingFetchCount: Int {
         core.state.withLock { $0.scheduler.pendingCount }
     }
 
     /// Returns when no load is pending, running or waiting to retry and every
-    /// completion has returned. For tests and benchmarks.
-    package func waitUntilIdle() async {
-        let core = self.core
-        let isIdle = core.state.withLock { $0.isIdle }
-        if isIdle { return }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let isIdle = core.state.withLock { state in
-                if state.isIdle { return true }
-                state.idleWaiters.append(continuation)
-                return false
-            }
-            if isIdle { continuation.resume() }
-        }
+    /// completion has returned: for tests, benchmarks, and draining before
+    /// shutdown. Prefetches held by a paused prefetcher do not count.
+    @inlinable
+    public func waitUntilIdle() async {
+        await core.waitUntilIdle()
     }
 
     /// Runs `body` on the scheduler, under the fetcher's lock. For tests.
+    @inlinable
     package func withScheduler<Result>(
         _ body: (inout FetchScheduler<Key, FetchPayload<Value>>) -> Result
     ) -> Result {

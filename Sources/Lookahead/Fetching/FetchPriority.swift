@@ -11,6 +11,7 @@ public enum FetchPriority: Int, Sendable, Hashable, Comparable, CaseIterable, Cu
     case high = 3
     case veryHigh = 4
 
+    @inlinable
     public static func < (lhs: FetchPriority, rhs: FetchPriority) -> Bool {
         lhs.rawValue < rhs.rawValue
     }

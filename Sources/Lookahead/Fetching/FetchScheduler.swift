@@ -50,7 +50,13 @@ public struct FetchScheduler<Key: Hashable, Payload> {
         @usableFromInline let slot: Int
         @usableFromInline let generation: UInt32
 
-        public var description: String { "interest \(slot).\(generation)" }
+        @inlinable public var description: String { "interest \(slot).\(generation)" }
+
+        @inlinable
+        init(slot: Int, generation: UInt32) {
+            self.slot = slot
+            self.generation = generation
+        }
     }
 
     /// Identifies one attempt of one load: the driver passes it back when the
@@ -59,13 +65,25 @@ public struct FetchScheduler<Key: Hashable, Payload> {
         public let serial: UInt64
         @usableFromInline let slot: Int
 
-        public var description: String { "load #\(serial)" }
+        @inlinable public var description: String { "load #\(serial)" }
+
+        @inlinable
+        init(serial: UInt64, slot: Int) {
+            self.serial = serial
+            self.slot = slot
+        }
     }
 
     /// Identifies a group of interests (one prefetcher).
     public struct GroupID: Hashable, Sendable {
         @usableFromInline let index: Int
         @usableFromInline let generation: UInt32
+
+        @inlinable
+        init(index: Int, generation: UInt32) {
+            self.index = index
+            self.generation = generation
+        }
 
         /// The group of interests registered without a prefetcher: admits
         /// everything, never paused, each interest keeps its own priority.
@@ -106,59 +124,80 @@ public struct FetchScheduler<Key: Hashable, Payload> {
 
     @usableFromInline
     struct LoadRecord {
-        var key: Key
-        var state: LoadState = .idle
-        var head = -1
-        var tail = -1
-        var interestCount = 0
-        var admittedCount = 0
-        var active = PriorityCounts()
-        var failures = 0
+        @usableFromInline var key: Key
+        @usableFromInline var state: LoadState = .idle
+        @usableFromInline var head = -1
+        @usableFromInline var tail = -1
+        @usableFromInline var interestCount = 0
+        @usableFromInline var admittedCount = 0
+        @usableFromInline var active = PriorityCounts()
+        @usableFromInline var failures = 0
+
+        @inlinable
+        init(key: Key) { self.key = key }
     }
 
     @usableFromInline
     struct InterestRecord {
-        var generation: UInt32 = 0
-        var isLive = false
-        var load = -1
-        var group = 0
-        var priority: FetchPriority = .normal
-        var isAdmitted = false
-        var payload: Payload?
-        var loadPrevious = -1
-        var loadNext = -1
-        var groupPrevious = -1
-        var groupNext = -1
+        @usableFromInline var generation: UInt32 = 0
+        @usableFromInline var isLive = false
+        @usableFromInline var load = -1
+        @usableFromInline var group = 0
+        @usableFromInline var priority: FetchPriority = .normal
+        @usableFromInline var isAdmitted = false
+        @usableFromInline var hasPayload = false
+        @usableFromInline var loadPrevious = -1
+        @usableFromInline var loadNext = -1
+        @usableFromInline var groupPrevious = -1
+        @usableFromInline var groupNext = -1
+
+        @inlinable
+        init() {}
     }
 
     @usableFromInline
     struct GroupRecord {
-        var generation: UInt32 = 0
-        var isLive = false
-        var isPaused = false
-        var priority: FetchPriority = .low
-        var admissionLimit = Int.max
-        var admittedCount = 0
-        var admitted = ListEnds()
-        var waiting = ListEnds()
+        @usableFromInline var generation: UInt32 = 0
+        @usableFromInline var isLive = false
+        @usableFromInline var isPaused = false
+        @usableFromInline var priority: FetchPriority = .low
+        @usableFromInline var admissionLimit = Int.max
+        @usableFromInline var admittedCount = 0
+        @usableFromInline var admitted = ListEnds()
+        @usableFromInline var waiting = ListEnds()
+
+        @inlinable
+        init() {}
     }
 
     @usableFromInline
     struct ListEnds {
-        var head = -1
-        var tail = -1
+        @usableFromInline var head = -1
+        @usableFromInline var tail = -1
+
+        @inlinable
+        init() {}
     }
 
     @usableFromInline
     struct QueueEntry {
-        var slot: Int
-        var ticket: UInt64
+        @usableFromInline var slot: Int
+        @usableFromInline var ticket: UInt64
+
+        @inlinable
+        init(slot: Int, ticket: UInt64) {
+            self.slot = slot
+            self.ticket = ticket
+        }
     }
 
     @usableFromInline var loadSlots: [Key: Int] = [:]
     @usableFromInline var loads: [LoadRecord?] = []
     @usableFromInline var freeLoads: [Int] = []
+    /// Kept apart from `interests` so that an interest record is plain data:
+    /// walking and updating records never touches the generic payload.
     @usableFromInline var interests: [InterestRecord] = []
+    @usableFromInline var payloads: [Payload?] = []
     @usableFromInline var freeInterests: [Int] = []
     @usableFromInline var groups: [GroupRecord] = []
     @usableFromInline var freeGroups: [Int] = []
@@ -185,20 +224,26 @@ public struct FetchScheduler<Key: Hashable, Payload> {
     /// How failed loads are retried.
     public var retryPolicy: RetryPolicy
 
-    /// Loads started (attempts, retries included), running now (cancelled ones
-    /// that have not ended included), pending, backing off.
-    public private(set) var runningCount = 0
-    public private(set) var pendingCount = 0
-    public private(set) var backingOffCount = 0
+    @usableFromInline var _runningCount = 0
+    @usableFromInline var _pendingCount = 0
+    @usableFromInline var _backingOffCount = 0
+    @usableFromInline var _statistics = FetchStatistics()
 
+    /// Loads running now, cancelled ones that have not ended included.
+    @inlinable public var runningCount: Int { _runningCount }
+    /// Loads waiting for a free slot.
+    @inlinable public var pendingCount: Int { _pendingCount }
+    /// Loads waiting for their retry delay to pass.
+    @inlinable public var backingOffCount: Int { _backingOffCount }
     /// Lifetime counters.
-    public private(set) var statistics = FetchStatistics()
+    @inlinable public var statistics: FetchStatistics { _statistics }
 
     /// Creates a scheduler.
     ///
     /// - Parameters:
     ///   - maxConcurrentLoads: the most loads that run at once (at least 1).
     ///   - retryPolicy: how transient failures are retried.
+    @inlinable
     public init(maxConcurrentLoads: Int = 6, retryPolicy: RetryPolicy = .default) {
         precondition(maxConcurrentLoads >= 1, "maxConcurrentLoads must be at least 1, got \(maxConcurrentLoads)")
         self.maxConcurrentLoads = maxConcurrentLoads
@@ -215,14 +260,15 @@ public struct FetchScheduler<Key: Hashable, Payload> {
     /// Interests waiting in a paused group do not count: nothing will happen
     /// to them until the group resumes.
     /// - Complexity: O(1)
-    public var isIdle: Bool { runningCount == 0 && pendingCount == 0 && backingOffCount == 0 }
+    @inlinable public var isIdle: Bool { _runningCount == 0 && _pendingCount == 0 && _backingOffCount == 0 }
 
     /// The number of keys with at least one interest or a load.
     /// - Complexity: O(1)
-    public var keyCount: Int { loadSlots.count }
+    @inlinable public var keyCount: Int { loadSlots.count }
 
     /// The number of live interests in `key`.
     /// - Complexity: O(1)
+    @inlinable
     public func interestCount(in key: Key) -> Int {
         guard let slot = loadSlots[key] else { return 0 }
         return loads[slot]!.interestCount
@@ -230,6 +276,7 @@ public struct FetchScheduler<Key: Hashable, Payload> {
 
     /// Whether `id` is still waiting for its key.
     /// - Complexity: O(1)
+    @inlinable
     public func isLive(_ id: InterestID) -> Bool {
         id.slot < interests.count && interests[id.slot].isLive && interests[id.slot].generation == id.generation
     }
@@ -245,6 +292,7 @@ public struct FetchScheduler<Key: Hashable, Payload> {
 
     /// Where the load of `key` stands.
     /// - Complexity: O(1)
+    @inlinable
     public func phase(of key: Key) -> Phase {
         guard let slot = loadSlots[key] else { return .none }
         switch loads[slot]!.state {
@@ -257,6 +305,7 @@ public struct FetchScheduler<Key: Hashable, Payload> {
 
     /// Takes the next action the driver must perform, if any.
     /// - Complexity: O(1)
+    @inlinable
     public mutating func nextAction() -> Action? {
         actions.popFirst()
     }
@@ -274,6 +323,7 @@ public struct FetchScheduler<Key: Hashable, Payload> {
     /// - Returns: an identifier to withdraw or reprioritise the interest.
     /// - Complexity: O(1) amortized.
     @discardableResult
+    @inlinable
     public mutating func addInterest(
         in key: Key,
         priority: FetchPriority = .normal,
@@ -287,7 +337,8 @@ public struct FetchScheduler<Key: Hashable, Payload> {
         interests[interestSlot].load = loadSlot
         interests[interestSlot].group = group.index
         interests[interestSlot].priority = groupPriority
-        interests[interestSlot].payload = payload
+        interests[interestSlot].hasPayload = payload != nil
+        payloads[interestSlot] = payload
         appendToLoadList(interestSlot, load: loadSlot)
 
         if group.index == 0 {
@@ -309,6 +360,7 @@ public struct FetchScheduler<Key: Hashable, Payload> {
     ///   had no payload or had already ended.
     /// - Complexity: O(1) amortized.
     @discardableResult
+    @inlinable
     public mutating func withdraw(_ id: InterestID) -> Payload? {
         guard isLive(id) else { return nil }
         let loadSlot = interests[id.slot].load
@@ -327,13 +379,14 @@ public struct FetchScheduler<Key: Hashable, Payload> {
     /// - Returns: the number of interests withdrawn.
     /// - Complexity: O(interests in `key`).
     @discardableResult
+    @inlinable
     public mutating func withdrawPrefetchInterests(in key: Key) -> Int {
         guard let loadSlot = loadSlots[key] else { return 0 }
         var withdrawn = 0
         var cursor = loads[loadSlot]!.head
         while cursor != -1 {
             let next = interests[cursor].loadNext
-            if interests[cursor].group == 0, interests[cursor].payload == nil {
+            if interests[cursor].group == 0, !interests[cursor].hasPayload {
                 _ = detach(cursor)
                 withdrawn += 1
             }
@@ -349,6 +402,7 @@ public struct FetchScheduler<Key: Hashable, Payload> {
     /// Changes the priority of an interest of the default group; its load
     /// moves if its highest priority changes.
     /// - Complexity: O(1) amortized.
+    @inlinable
     public mutating func setPriority(_ priority: FetchPriority, of id: InterestID) {
         guard isLive(id) else { return }
         precondition(interests[id.slot].group == 0, "setPriority(_:of:): a group's interests take the group's priority")
@@ -368,6 +422,7 @@ public struct FetchScheduler<Key: Hashable, Payload> {
     ///
     /// - Returns: the payloads of the withdrawn interests.
     /// - Complexity: O(keys + interests).
+    @inlinable
     public mutating func withdrawAllInterests() -> [Payload] {
         var payloads: [Payload] = []
         for slot in loads.indices where loads[slot] != nil {
@@ -391,6 +446,7 @@ public struct FetchScheduler<Key: Hashable, Payload> {
     ///   - priority: the priority of every interest in the group.
     ///   - admissionLimit: the most interests of the group admitted at once.
     /// - Complexity: O(1) amortized.
+    @inlinable
     public mutating func makeGroup(priority: FetchPriority = .low, admissionLimit: Int = .max) -> GroupID {
         precondition(admissionLimit >= 1, "admissionLimit must be at least 1, got \(admissionLimit)")
         let index: Int
@@ -411,6 +467,7 @@ public struct FetchScheduler<Key: Hashable, Payload> {
     }
 
     /// Whether `group` still exists.
+    @inlinable
     public func isLive(_ group: GroupID) -> Bool {
         group.index < groups.count && groups[group.index].isLive && groups[group.index].generation == group.generation
     }
@@ -420,6 +477,7 @@ public struct FetchScheduler<Key: Hashable, Payload> {
     /// - Returns: the payloads of the withdrawn interests.
     /// - Complexity: O(interests in the group).
     @discardableResult
+    @inlinable
     public mutating func removeGroup(_ group: GroupID) -> [Payload] {
         precondition(group.index != 0, "the default group cannot be removed")
         guard isLive(group) else { return [] }
@@ -435,6 +493,7 @@ public struct FetchScheduler<Key: Hashable, Payload> {
     /// - Returns: the payloads of the withdrawn interests.
     /// - Complexity: O(interests in the group).
     @discardableResult
+    @inlinable
     public mutating func withdrawAll(inGroup group: GroupID) -> [Payload] {
         precondition(isLive(group), "withdrawAll(inGroup:): \(group) was removed")
         precondition(group.index != 0, "withdrawAll(inGroup:) takes a prefetcher's group")
@@ -457,6 +516,7 @@ public struct FetchScheduler<Key: Hashable, Payload> {
     /// started wait (unless another interest wants them), running ones finish,
     /// and no more of its interests are admitted.
     /// - Complexity: O(admitted interests in the group).
+    @inlinable
     public mutating func setPaused(_ isPaused: Bool, group: GroupID) {
         precondition(isLive(group), "setPaused(_:group:): \(group) was removed")
         precondition(group.index != 0, "the default group cannot be paused")
@@ -474,17 +534,20 @@ public struct FetchScheduler<Key: Hashable, Payload> {
     }
 
     /// The priority of every interest of `group`.
+    @inlinable
     public func priority(of group: GroupID) -> FetchPriority {
         groups[group.index].priority
     }
 
     /// Whether `group` is paused.
+    @inlinable
     public func isPaused(_ group: GroupID) -> Bool {
         groups[group.index].isPaused
     }
 
     /// Changes the priority of every interest of `group`, queued work included.
     /// - Complexity: O(interests in the group).
+    @inlinable
     public mutating func setPriority(_ priority: FetchPriority, group: GroupID) {
         precondition(isLive(group), "setPriority(_:group:): \(group) was removed")
         precondition(group.index != 0, "the default group has no priority of its own")
@@ -510,6 +573,7 @@ public struct FetchScheduler<Key: Hashable, Payload> {
 
     /// Changes how many interests of `group` are admitted at once.
     /// - Complexity: O(newly admitted interests).
+    @inlinable
     public mutating func setAdmissionLimit(_ limit: Int, group: GroupID) {
         precondition(isLive(group), "setAdmissionLimit(_:group:): \(group) was removed")
         precondition(limit >= 1, "admissionLimit must be at least 1, got \(limit)")
@@ -526,11 +590,12 @@ public struct FetchScheduler<Key: Hashable, Payload> {
     ///   satisfied, waiting ones included), or `nil` when the load had been
     ///   cancelled and its value concerns nobody.
     /// - Complexity: O(interests in the key).
+    @inlinable
     public mutating func loadDidSucceed(_ id: LoadID) -> [Payload]? {
         if endZombie(id) { return nil }
         let slot = runningSlot(id, "loadDidSucceed")
-        runningCount -= 1
-        statistics.loadsCompleted += 1
+        _runningCount -= 1
+        _statistics.loadsCompleted += 1
         let payloads = detachAll(slot)
         settle()
         return payloads
@@ -540,19 +605,20 @@ public struct FetchScheduler<Key: Hashable, Payload> {
     ///
     /// - Parameter isTransient: whether trying again may help (the driver decides).
     /// - Complexity: O(interests in the key).
+    @inlinable
     public mutating func loadDidFail(_ id: LoadID, isTransient: Bool) -> FailureDisposition {
         if endZombie(id) { return .discarded }
         let slot = runningSlot(id, "loadDidFail")
-        runningCount -= 1
+        _runningCount -= 1
         loads[slot]!.failures += 1
         if isTransient, let delay = retryPolicy.delay(afterFailures: loads[slot]!.failures) {
             loads[slot]!.state = .backingOff(serial: id.serial)
-            backingOffCount += 1
-            statistics.retriesScheduled += 1
+            _backingOffCount += 1
+            _statistics.retriesScheduled += 1
             settle()
             return .retry(after: delay)
         }
-        statistics.loadsFailed += 1
+        _statistics.loadsFailed += 1
         let payloads = detachAll(slot)
         settle()
         return .deliver(payloads)
@@ -561,11 +627,12 @@ public struct FetchScheduler<Key: Hashable, Payload> {
     /// The delay before a retry has passed. A timer for a load that was
     /// cancelled meanwhile is ignored.
     /// - Complexity: O(1) amortized.
+    @inlinable
     public mutating func retryTimerFired(_ id: LoadID) {
         guard id.slot < loads.count, let record = loads[id.slot],
             case .backingOff(let serial) = record.state, serial == id.serial
         else { return }
-        backingOffCount -= 1
+        _backingOffCount -= 1
         loads[id.slot]!.state = .idle
         if let priority = record.active.highest {
             enqueue(id.slot, priority: priority, atFront: true)
@@ -580,6 +647,7 @@ public struct FetchScheduler<Key: Hashable, Payload> {
     ///
     /// For tests: it walks every load, interest, group and queue entry.
     /// - Complexity: O(keys + interests + queued entries).
+    @inlinable
     package func checkInvariants() {
         var pending = 0
         var running = 0
@@ -652,23 +720,23 @@ public struct FetchScheduler<Key: Hashable, Payload> {
                 group.isPaused || admitted >= group.admissionLimit || group.waiting.head == -1,
                 "group \(index) leaves interests waiting below its limit")
         }
-        precondition(pending == pendingCount, "pendingCount is \(pendingCount), counted \(pending)")
+        precondition(pending == _pendingCount, "pendingCount is \(_pendingCount), counted \(pending)")
         precondition(
-            running + zombies.count == runningCount,
-            "runningCount is \(runningCount), counted \(running)+\(zombies.count)")
-        precondition(backingOff == backingOffCount, "backingOffCount is wrong")
+            running + zombies.count == _runningCount,
+            "runningCount is \(_runningCount), counted \(running)+\(zombies.count)")
+        precondition(backingOff == _backingOffCount, "backingOffCount is wrong")
         var live = 0
         for (bucket, entries) in buckets.enumerated() {
             let liveHere = entries.count(where: isLiveEntry)
             live += liveHere
             precondition(entries.count - liveHere == staleEntries[bucket], "bucket \(bucket)'s stale count is wrong")
         }
-        precondition(live == pendingCount, "the queues hold \(live) live entries for \(pendingCount) pending loads")
+        precondition(live == _pendingCount, "the queues hold \(live) live entries for \(_pendingCount) pending loads")
     }
 
     // MARK: Internals
 
-    @usableFromInline
+    @inlinable
     mutating func slotForLoad(of key: Key) -> Int {
         if let slot = loadSlots[key] { return slot }
         let slot: Int
@@ -683,6 +751,7 @@ public struct FetchScheduler<Key: Hashable, Payload> {
         return slot
     }
 
+    @inlinable
     mutating func freeLoadIfUnused(_ slot: Int) {
         guard let record = loads[slot], record.interestCount == 0, case .idle = record.state else { return }
         loadSlots[record.key] = nil
@@ -690,6 +759,7 @@ public struct FetchScheduler<Key: Hashable, Payload> {
         freeLoads.append(slot)
     }
 
+    @inlinable
     mutating func allocateInterest() -> Int {
         let slot: Int
         if let reused = freeInterests.popLast() {
@@ -697,12 +767,14 @@ public struct FetchScheduler<Key: Hashable, Payload> {
         } else {
             slot = interests.count
             interests.append(InterestRecord())
+            payloads.append(nil)
         }
         interests[slot].isLive = true
         interests[slot].isAdmitted = false
         return slot
     }
 
+    @inlinable
     mutating func appendToLoadList(_ interest: Int, load: Int) {
         let tail = loads[load]!.tail
         interests[interest].loadPrevious = tail
@@ -712,6 +784,7 @@ public struct FetchScheduler<Key: Hashable, Payload> {
         loads[load]!.interestCount += 1
     }
 
+    @inlinable
     mutating func removeFromLoadList(_ interest: Int) {
         let load = interests[interest].load
         let previous = interests[interest].loadPrevious
@@ -721,6 +794,7 @@ public struct FetchScheduler<Key: Hashable, Payload> {
         loads[load]!.interestCount -= 1
     }
 
+    @inlinable
     mutating func appendToGroupList(_ interest: Int, admitted: Bool) {
         let group = interests[interest].group
         var ends = admitted ? groups[group].admitted : groups[group].waiting
@@ -731,6 +805,7 @@ public struct FetchScheduler<Key: Hashable, Payload> {
         if admitted { groups[group].admitted = ends } else { groups[group].waiting = ends }
     }
 
+    @inlinable
     mutating func removeFromGroupList(_ interest: Int) {
         let group = interests[interest].group
         let admitted = interests[interest].isAdmitted
@@ -743,6 +818,7 @@ public struct FetchScheduler<Key: Hashable, Payload> {
     }
 
     /// Counts the interest toward its load (and its group's limit).
+    @inlinable
     mutating func admit(_ interest: Int) {
         let load = interests[interest].load
         let group = interests[interest].group
@@ -761,6 +837,7 @@ public struct FetchScheduler<Key: Hashable, Payload> {
     }
 
     /// Admits the group's waiting interests, FIFO, up to its limit.
+    @inlinable
     mutating func admitWaiting(inGroup group: Int) {
         while !groups[group].isPaused, groups[group].admittedCount < groups[group].admissionLimit {
             let interest = groups[group].waiting.head
@@ -771,6 +848,7 @@ public struct FetchScheduler<Key: Hashable, Payload> {
     }
 
     /// Removes an interest from every list and frees it; the caller reconciles its load.
+    @inlinable
     mutating func detach(_ interest: Int) -> Payload? {
         let load = interests[interest].load
         let group = interests[interest].group
@@ -784,8 +862,11 @@ public struct FetchScheduler<Key: Hashable, Payload> {
                 touchedGroups.append(group)
             }
         }
-        let payload = interests[interest].payload
-        interests[interest].payload = nil
+        var payload: Payload?
+        if interests[interest].hasPayload {
+            payload = payloads[interest].take()
+            interests[interest].hasPayload = false
+        }
         interests[interest].isLive = false
         interests[interest].isAdmitted = false
         interests[interest].generation &+= 1
@@ -794,6 +875,7 @@ public struct FetchScheduler<Key: Hashable, Payload> {
     }
 
     /// Ends every interest of a load that finished, and frees the load.
+    @inlinable
     mutating func detachAll(_ slot: Int) -> [Payload] {
         var payloads: [Payload] = []
         payloads.reserveCapacity(loads[slot]!.interestCount)
@@ -810,6 +892,7 @@ public struct FetchScheduler<Key: Hashable, Payload> {
 
     /// Lets groups whose admitted interests ended admit their next ones, then
     /// starts what the concurrency limit allows. Every public event ends here.
+    @inlinable
     mutating func settle() {
         while let group = touchedGroups.popLast() {
             if groups[group].isLive { admitWaiting(inGroup: group) }
@@ -818,6 +901,7 @@ public struct FetchScheduler<Key: Hashable, Payload> {
     }
 
     /// Brings a load's state in line with its interests.
+    @inlinable
     mutating func reconcile(_ slot: Int) {
         guard let record = loads[slot] else { return }
         switch record.state {
@@ -833,7 +917,7 @@ public struct FetchScheduler<Key: Hashable, Payload> {
             // Leave the queue first, so that a compaction triggered by the
             // removal already sees this entry as stale.
             loads[slot]!.state = .idle
-            pendingCount -= 1
+            _pendingCount -= 1
             removeFromQueue(current)
             if let wanted {
                 enqueue(slot, priority: wanted, atFront: wanted < current)
@@ -844,7 +928,7 @@ public struct FetchScheduler<Key: Hashable, Payload> {
             if record.admittedCount == 0 {
                 actions.append(.cancel(LoadID(serial: serial, slot: slot), record.key))
                 zombies.insert(serial)
-                statistics.loadsCancelled += 1
+                _statistics.loadsCancelled += 1
                 // The retry budget is per load: a later load of the key starts afresh.
                 loads[slot]!.failures = 0
                 loads[slot]!.state = .idle
@@ -855,8 +939,8 @@ public struct FetchScheduler<Key: Hashable, Payload> {
             }
         case .backingOff:
             if record.admittedCount == 0 {
-                backingOffCount -= 1
-                statistics.loadsCancelled += 1
+                _backingOffCount -= 1
+                _statistics.loadsCancelled += 1
                 loads[slot]!.failures = 0
                 loads[slot]!.state = .idle
                 freeLoadIfUnused(slot)
@@ -864,11 +948,12 @@ public struct FetchScheduler<Key: Hashable, Payload> {
         }
     }
 
+    @inlinable
     mutating func enqueue(_ slot: Int, priority: FetchPriority, atFront: Bool) {
         let ticket = nextTicket
         nextTicket &+= 1
         loads[slot]!.state = .pending(ticket: ticket, priority)
-        pendingCount += 1
+        _pendingCount += 1
         let entry = QueueEntry(slot: slot, ticket: ticket)
         if atFront {
             buckets[priority.rawValue].prepend(entry)
@@ -880,6 +965,7 @@ public struct FetchScheduler<Key: Hashable, Payload> {
     /// Accounts for an entry that is now stale; compacts the bucket when stale
     /// entries outnumber live ones, which keeps removal amortized O(1) and
     /// memory proportional to the pending loads.
+    @inlinable
     mutating func removeFromQueue(_ priority: FetchPriority) {
         let bucket = priority.rawValue
         staleEntries[bucket] += 1
@@ -894,15 +980,17 @@ public struct FetchScheduler<Key: Hashable, Payload> {
         }
     }
 
+    @inlinable
     func isLiveEntry(_ entry: QueueEntry) -> Bool {
         guard let record = loads[entry.slot], case .pending(let ticket, _) = record.state else { return false }
         return ticket == entry.ticket
     }
 
+    @inlinable
     mutating func startLoads() {
-        guard pendingCount > 0 else { return }
+        guard _pendingCount > 0 else { return }
         var bucket = FetchPriority.allCases.count - 1
-        while runningCount < maxConcurrentLoads, pendingCount > 0, bucket >= 0 {
+        while _runningCount < maxConcurrentLoads, _pendingCount > 0, bucket >= 0 {
             guard let entry = buckets[bucket].popFirst() else {
                 bucket -= 1
                 continue
@@ -916,20 +1004,22 @@ public struct FetchScheduler<Key: Hashable, Payload> {
             let serial = nextSerial
             nextSerial &+= 1
             loads[entry.slot]!.state = .running(serial: serial, priority)
-            pendingCount -= 1
-            runningCount += 1
-            statistics.loadsStarted += 1
+            _pendingCount -= 1
+            _runningCount += 1
+            _statistics.loadsStarted += 1
             actions.append(.start(LoadID(serial: serial, slot: entry.slot), record.key, priority))
         }
     }
 
+    @inlinable
     mutating func endZombie(_ id: LoadID) -> Bool {
         guard zombies.remove(id.serial) != nil else { return false }
-        runningCount -= 1
+        _runningCount -= 1
         settle()
         return true
     }
 
+    @inlinable
     func runningSlot(_ id: LoadID, _ event: StaticString) -> Int {
         guard id.slot < loads.count, let record = loads[id.slot],
             case .running(let serial, _) = record.state, serial == id.serial

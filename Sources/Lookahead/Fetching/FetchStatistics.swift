@@ -15,5 +15,6 @@ public struct FetchStatistics: Sendable, Hashable, Codable {
     /// Requests answered from the memory cache without a load.
     public var cacheHits = 0
 
+    @inlinable
     public init() {}
 }

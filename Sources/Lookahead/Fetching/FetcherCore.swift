@@ -1,14 +1,30 @@
-import DequeModule
+public import DequeModule
+public import Synchronization
 
 /// What an interest registered through ``AsyncFetcher`` or ``Prefetcher``
 /// gets back when it ends.
-package enum FetchPayload<Value: Sendable>: Sendable {
-    /// A `fetchAsync` display request: called exactly once.
-    case completion(@Sendable (Result<Value, any Error>) -> Void)
-    /// An `await value(for:)` caller.
-    case continuation(token: UInt64, CheckedContinuation<Value, any Error>)
-    /// A key prefetched by the prefetcher whose group has this index.
-    case prefetch(group: Int)
+///
+/// A class, not an enum: the scheduler stores `FetchPayload?` per interest, and
+/// an optional reference is a plain pointer, where an optional multi-payload
+/// enum is copied and tested through runtime witness calls on every access.
+@usableFromInline
+package final class FetchPayload<Value: Sendable>: Sendable {
+    @usableFromInline
+    enum Kind: Sendable {
+        /// A `fetchAsync` display request: called exactly once.
+        case completion(@Sendable (Result<Value, any Error>) -> Void)
+        /// An `await value(for:)` caller.
+        case continuation(token: UInt64, CheckedContinuation<Value, any Error>)
+        /// A key prefetched by the prefetcher whose group has this index.
+        case prefetch(group: Int)
+    }
+
+    @usableFromInline let kind: Kind
+
+    @inlinable
+    init(_ kind: Kind) {
+        self.kind = kind
+    }
 }
 
 /// The storage and driver behind ``AsyncFetcher``: holds the ``FetchScheduler``
@@ -25,14 +41,24 @@ package enum FetchPayload<Value: Sendable>: Sendable {
 /// Every method follows the same shape: mutate the state under the lock,
 /// collect side effects into an `Effects` value, release the lock, perform
 /// the effects. No user code ever runs with the lock held.
+@usableFromInline
 final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    @usableFromInline
     typealias Scheduler = FetchScheduler<Key, FetchPayload<Value>>
 
+    @usableFromInline
     struct Job: Sendable {
-        let id: Scheduler.LoadID
-        let key: Key
+        @usableFromInline let id: Scheduler.LoadID
+        @usableFromInline let key: Key
+
+        @inlinable
+        init(id: Scheduler.LoadID, key: Key) {
+            self.id = id
+            self.key = key
+        }
     }
 
+    @usableFromInline
     enum TokenState {
         case awaitingRegistration
         case registered(Scheduler.InterestID)
@@ -41,62 +67,138 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     /// The bookkeeping of one ``Prefetcher``, kept here so that one lock covers
     /// the prefetcher's keys and the loads they share with everyone else.
+    @usableFromInline
     struct PrefetcherBook {
-        var interests: [Key: Scheduler.InterestID] = [:]
-        var completed = 0
-        var failed = 0
-        var skipped = 0
-        var didComplete: (@Sendable () -> Void)?
+        @usableFromInline var interests: [Key: Scheduler.InterestID] = [:]
+        @usableFromInline var completed = 0
+        @usableFromInline var failed = 0
+        @usableFromInline var skipped = 0
+        @usableFromInline var didComplete: (@Sendable () -> Void)?
+
+        @inlinable
+        init() {}
     }
 
+    @usableFromInline
     struct State {
-        var scheduler: Scheduler
+        @usableFromInline var scheduler: Scheduler
         /// Started loads no worker has taken yet (at most `maxConcurrentLoads`).
-        var ready: Deque<Job> = []
-        var idleWorkers: [(id: Int, continuation: CheckedContinuation<Job?, Never>)] = []
-        var workerCount = 0
-        var nextWorkerID = 0
-        var workerTasks: [Int: Task<Void, Never>] = [:]
-        var liveWorkers: Set<Int> = []
+        @usableFromInline var ready: Deque<Job> = []
+        @usableFromInline var idleWorkers: [(id: Int, continuation: CheckedContinuation<Job?, Never>)] = []
+        @usableFromInline var workerCount = 0
+        @usableFromInline var nextWorkerID = 0
+        @usableFromInline var workerTasks: [Int: Task<Void, Never>] = [:]
+        @usableFromInline var liveWorkers: Set<Int> = []
         /// Which worker runs which load (by load serial).
-        var executing: [UInt64: Int] = [:]
+        @usableFromInline var executing: [UInt64: Int] = [:]
         /// Workers whose load was cancelled: they take no further work.
-        var doomedWorkers: Set<Int> = []
-        var tokens: [UInt64: TokenState] = [:]
-        var nextToken: UInt64 = 0
-        var prefetchers: [Int: PrefetcherBook] = [:]
-        var deliveriesInProgress = 0
-        var idleWaiters: [CheckedContinuation<Void, Never>] = []
-        var cacheHits = 0
-        var isShutDown = false
+        @usableFromInline var doomedWorkers: Set<Int> = []
+        /// Workers that found no work and are briefly polling for more before
+        /// they park (at most one).
+        @usableFromInline var spinningWorkers = 0
+        @usableFromInline var tokens: [UInt64: TokenState] = [:]
+        @usableFromInline var nextToken: UInt64 = 0
+        @usableFromInline var prefetchers: [Int: PrefetcherBook] = [:]
+        @usableFromInline var idleWaiters: [CheckedContinuation<Void, Never>] = []
+        @usableFromInline var isShutDown = false
 
-        var isIdle: Bool {
-            scheduler.isIdle && ready.isEmpty && executing.isEmpty && deliveriesInProgress == 0
+        @inlinable
+        init(scheduler: Scheduler) {
+            self.scheduler = scheduler
+        }
+
+        /// Idle but for completions that may still be running (see `deliveriesInProgress`).
+        @inlinable var hasNothingToDo: Bool {
+            scheduler.isIdle && ready.isEmpty && executing.isEmpty
         }
     }
 
     /// Side effects decided under the lock and performed after it is released.
+    @usableFromInline
     struct Effects {
-        var deliveries: [(Result<Value, any Error>, [FetchPayload<Value>])] = []
-        var notifications: [@Sendable () -> Void] = []
-        var resumedWorkers: [(CheckedContinuation<Job?, Never>, Job?)] = []
-        var spawnedWorkers: [(id: Int, job: Job)] = []
-        var cancelledTasks: [Task<Void, Never>] = []
-        var retries: [(Scheduler.LoadID, Duration)] = []
-        var idleWaiters: [CheckedContinuation<Void, Never>] = []
+        @usableFromInline var deliveries: [(Result<Value, any Error>, [FetchPayload<Value>])] = []
+        @usableFromInline var notifications: [@Sendable () -> Void] = []
+        @usableFromInline var resumedWorkers: [(CheckedContinuation<Job?, Never>, Job?)] = []
+        @usableFromInline var spawnedWorkers: [(id: Int, job: Job)] = []
+        @usableFromInline var cancelledTasks: [Task<Void, Never>] = []
+        @usableFromInline var retries: [(Scheduler.LoadID, Duration)] = []
+        @usableFromInline var idleWaiters: [CheckedContinuation<Void, Never>] = []
+        @usableFromInline var offersWork = false
 
-        var isEmpty: Bool {
+        @inlinable
+        init() {}
+
+        @inlinable var isEmpty: Bool {
             deliveries.isEmpty && notifications.isEmpty && resumedWorkers.isEmpty && spawnedWorkers.isEmpty
                 && cancelledTasks.isEmpty && retries.isEmpty && idleWaiters.isEmpty
         }
     }
 
-    let state: LockedValue<State>
-    let memoryCache: MemoryCache<Key, Value>
-    let load: @Sendable (Key) async throws -> Value
-    let sleep: @Sendable (Duration) async throws -> Void
-    let isTransient: @Sendable (any Error) -> Bool
+    @usableFromInline let state: LockedValue<State>
+    @usableFromInline let memoryCache: MemoryCache<Key, Value>
+    @usableFromInline let load: @Sendable (Key) async throws -> Value
+    @usableFromInline let sleep: @Sendable (Duration) async throws -> Void
+    @usableFromInline let isTransient: @Sendable (any Error) -> Bool
+    /// Requests answered from the cache; an atomic, so that a hit never takes the fetcher's lock.
+    @usableFromInline let cacheHits = Atomic<Int>(0)
 
+    /// Delivery batches collected under the lock whose completions have not
+    /// all returned yet. Atomic, so that finishing a delivery takes no lock;
+    /// paired with `hasIdleWaiters` (both sequentially consistent) so that a
+    /// waiter registering as the count reaches zero is never missed.
+    @usableFromInline let deliveriesInProgress = Atomic<Int>(0)
+    @usableFromInline let hasIdleWaiters = Atomic<Bool>(false)
+
+    /// Whether nothing is pending, running, backing off or being delivered.
+    @inlinable
+    func isIdle(_ state: State) -> Bool {
+        state.hasNothingToDo && deliveriesInProgress.load(ordering: .sequentiallyConsistent) == 0
+    }
+
+    /// Hands `waitUntilIdle` callers their wake-up when nothing is left.
+    @inlinable
+    func resumeIdleWaitersIfIdle(_ state: inout State, into effects: inout Effects) {
+        guard !state.idleWaiters.isEmpty, isIdle(state) else { return }
+        effects.idleWaiters.append(contentsOf: state.idleWaiters)
+        state.idleWaiters.removeAll()
+        hasIdleWaiters.store(false, ordering: .sequentiallyConsistent)
+    }
+
+    /// Returns when the fetcher is idle.
+    @inlinable
+    func waitUntilIdle() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let isIdle = state.withLock { state in
+                // Announce the waiter before reading the delivery count: a
+                // delivery finishing now then either sees the flag or has
+                // already brought the count to zero.
+                hasIdleWaiters.store(true, ordering: .sequentiallyConsistent)
+                if self.isIdle(state) {
+                    if state.idleWaiters.isEmpty {
+                        hasIdleWaiters.store(false, ordering: .sequentiallyConsistent)
+                    }
+                    return true
+                }
+                state.idleWaiters.append(continuation)
+                return false
+            }
+            if isIdle { continuation.resume() }
+        }
+    }
+
+    /// Set when a job is left in `ready` for the polling worker, so that it
+    /// polls without taking the lock.
+    @usableFromInline let workOffered = Atomic<Bool>(false)
+
+    @inlinable
+    func countCacheHit() {
+        cacheHits.add(1, ordering: .relaxed)
+    }
+
+    @inlinable
+    var cacheHitCount: Int { cacheHits.load(ordering: .relaxed) }
+
+    @inlinable
     init(
         maxConcurrentLoads: Int,
         retryPolicy: RetryPolicy,
@@ -117,18 +219,24 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     /// Runs `body` under the lock, then performs the effects it and the
     /// scheduler's resulting actions produced.
+    @inlinable
     func update<Result>(_ body: (inout State, inout Effects) -> Result) -> Result {
         var effects = Effects()
         let result = state.withLock { state in
             let result = body(&state, &effects)
             state.drainActions(into: &effects)
-            state.finishUpdate(into: &effects)
+            if !effects.deliveries.isEmpty {
+                deliveriesInProgress.add(effects.deliveries.count, ordering: .sequentiallyConsistent)
+            }
+            resumeIdleWaitersIfIdle(&state, into: &effects)
+            if effects.offersWork { workOffered.store(true, ordering: .releasing) }
             return result
         }
         if !effects.isEmpty { perform(effects) }
         return result
     }
 
+    @inlinable
     func perform(_ effects: Effects) {
         for task in effects.cancelledTasks {
             task.cancel()
@@ -156,7 +264,7 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         }
         for (result, payloads) in effects.deliveries {
             for payload in payloads {
-                switch payload {
+                switch payload.kind {
                 case .completion(let completion): completion(result)
                 case .continuation(_, let continuation): continuation.resume(with: result)
                 case .prefetch: break
@@ -167,9 +275,14 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             notification()
         }
         if !effects.deliveries.isEmpty {
-            // Only now is the fetcher idle for `waitUntilIdle`: every completion has returned.
-            let batches = effects.deliveries.count
-            update { state, _ in state.deliveriesInProgress -= batches }
+            // Only now may the fetcher count as idle: every completion has
+            // returned. The lock is taken only when somebody waits for idle.
+            let remaining = deliveriesInProgress.subtract(
+                effects.deliveries.count, ordering: .sequentiallyConsistent
+            ).newValue
+            if remaining == 0, hasIdleWaiters.load(ordering: .sequentiallyConsistent) {
+                update { _, _ in }
+            }
         }
         for waiter in effects.idleWaiters {
             waiter.resume()
@@ -178,20 +291,29 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     // MARK: Workers
 
+    @usableFromInline
     enum WorkerStep {
         case job(Job)
+        case spin
         case park
         case exit
     }
 
+    @inlinable
     func runWorker(_ id: Int, first: Job) async {
         var job = first
         while true {
             let result: Result<Value, any Error>
-            do {
-                result = .success(try await load(job.key))
-            } catch {
-                result = .failure(error)
+            if Task.isCancelled {
+                // Cancelled between being handed the job and starting it: a
+                // loader that never checks for cancellation must not run.
+                result = .failure(CancellationError())
+            } else {
+                do {
+                    result = .success(try await load(job.key))
+                } catch {
+                    result = .failure(error)
+                }
             }
             guard let next = await finish(job, with: result, worker: id) else { return }
             job = next
@@ -200,10 +322,17 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     /// Reports a load's outcome and returns the worker's next job, or `nil`
     /// when the worker must exit.
+    @inlinable
     func finish(_ job: Job, with result: Result<Value, any Error>, worker: Int) async -> Job? {
+        if case .success(let value) = result, !Task.isCancelled {
+            // Stored before the load is reported, and outside the fetcher's
+            // lock: a request arriving meanwhile finds either the load, still
+            // running, or the value. A cancelled load's value is not kept.
+            memoryCache.setValue(value, forKey: job.key)
+        }
         let next: WorkerStep = update { state, effects in
             state.executing[job.id.serial] = nil
-            state.record(result, of: job, cache: memoryCache, isTransient: isTransient, into: &effects)
+            state.record(result, of: job, isTransient: isTransient, into: &effects)
             state.drainActions(into: &effects)
             if state.doomedWorkers.remove(worker) != nil || state.isShutDown {
                 state.retire(worker, into: &effects)
@@ -213,27 +342,76 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                 state.executing[next.id.serial] = worker
                 return .job(next)
             }
+            if state.spinningWorkers == 0 {
+                state.spinningWorkers += 1
+                return .spin
+            }
             return .park
         }
         switch next {
         case .job(let job): return job
         case .exit: return nil
+        case .spin:
+            if let job = await spin(worker) { return job }
+            return await park(worker)
         case .park:
-            return await withCheckedContinuation { continuation in
-                let immediate: Job?? = state.withLock { state in
-                    if state.isShutDown {
-                        state.retire(worker)
-                        return .some(nil)
-                    }
-                    if let next = state.ready.popFirst() {
-                        state.executing[next.id.serial] = worker
-                        return .some(next)
-                    }
-                    state.idleWorkers.append((worker, continuation))
-                    return .none
+            return await park(worker)
+        }
+    }
+
+    /// How many times an idle worker yields, looking for work, before it parks.
+    @usableFromInline static var spinLimit: Int { 64 }
+
+    /// Polls for work for a short while before parking.
+    ///
+    /// Why: when loads are quick and requests keep coming, a worker that parks
+    /// is woken again microseconds later, and each wake is a futex system call
+    /// on the requesting thread plus a context switch. One worker polling
+    /// (yielding the thread between polls) takes that work without either.
+    /// Only one worker polls at a time, and only for about 64 yields.
+    ///
+    /// - Returns: the next job, or `nil` when none came; then the worker parks.
+    @inlinable
+    func spin(_ worker: Int) async -> Job?? {
+        for _ in 0..<Self.spinLimit {
+            await Task.yield()
+            guard workOffered.load(ordering: .acquiring) else { continue }
+            let found: Job?? = state.withLock { state in
+                workOffered.store(false, ordering: .relaxed)
+                if state.isShutDown {
+                    state.spinningWorkers -= 1
+                    state.retire(worker)
+                    return .some(nil)
                 }
-                if let immediate { continuation.resume(returning: immediate) }
+                guard let next = state.ready.popFirst() else { return .none }
+                state.spinningWorkers -= 1
+                state.executing[next.id.serial] = worker
+                return .some(next)
             }
+            if let found { return found }
+        }
+        state.withLock { $0.spinningWorkers -= 1 }
+        return nil
+    }
+
+    /// Waits, without holding a thread, until the worker is handed a job (or
+    /// `nil`, to exit).
+    @inlinable
+    func park(_ worker: Int) async -> Job? {
+        await withCheckedContinuation { continuation in
+            let immediate: Job?? = state.withLock { state in
+                if state.isShutDown {
+                    state.retire(worker)
+                    return .some(nil)
+                }
+                if let next = state.ready.popFirst() {
+                    state.executing[next.id.serial] = worker
+                    return .some(next)
+                }
+                state.idleWorkers.append((worker, continuation))
+                return .none
+            }
+            if let immediate { continuation.resume(returning: immediate) }
         }
     }
 
@@ -241,6 +419,7 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     /// Cancels everything: running loads are cancelled, every waiting
     /// completion and caller gets a `CancellationError`, workers exit.
+    @inlinable
     func shutDown() {
         update { state, effects in
             state.isShutDown = true
@@ -258,12 +437,17 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 extension FetcherCore.State {
     /// Performs the scheduler's actions as far as the state goes; the rest is
     /// left in `effects`.
+    @inlinable
     mutating func drainActions(into effects: inout FetcherCore.Effects) {
         while let action = scheduler.nextAction() {
             switch action {
             case .start(let id, let key, _):
                 let job = FetcherCore.Job(id: id, key: key)
-                if let (worker, continuation) = idleWorkers.popLast() {
+                if spinningWorkers > ready.count {
+                    // A polling worker takes it without being woken.
+                    ready.append(job)
+                    effects.offersWork = true
+                } else if let (worker, continuation) = idleWorkers.popLast() {
                     executing[id.serial] = worker
                     effects.resumedWorkers.append((continuation, job))
                 } else if workerCount < scheduler.maxConcurrentLoads, !isShutDown {
@@ -289,19 +473,16 @@ extension FetcherCore.State {
     }
 
     /// Reports a load's outcome to the scheduler and collects its deliveries.
+    @inlinable
     mutating func record(
         _ result: Result<Value, any Error>,
         of job: FetcherCore.Job,
-        cache: MemoryCache<Key, Value>,
         isTransient: (any Error) -> Bool,
         into effects: inout FetcherCore.Effects
     ) {
         switch result {
-        case .success(let value):
+        case .success:
             guard let payloads = scheduler.loadDidSucceed(job.id) else { return }
-            // Stored under the fetcher's lock, before the load is forgotten, so
-            // that a request arriving now finds either the load or the value.
-            cache.setValue(value, forKey: job.key)
             collect(payloads, result: result, key: job.key, into: &effects)
         case .failure(let error):
             let transient = !(error is CancellationError) && isTransient(error)
@@ -317,6 +498,7 @@ extension FetcherCore.State {
     }
 
     /// Settles the bookkeeping of ended interests and queues their deliveries.
+    @inlinable
     mutating func collect(
         _ payloads: [FetchPayload<Value>],
         result: Result<Value, any Error>,
@@ -326,7 +508,7 @@ extension FetcherCore.State {
         guard !payloads.isEmpty else { return }
         var needsDelivery = false
         for payload in payloads {
-            switch payload {
+            switch payload.kind {
             case .completion:
                 needsDelivery = true
             case .continuation(let token, _):
@@ -343,12 +525,12 @@ extension FetcherCore.State {
             }
         }
         if needsDelivery {
-            deliveriesInProgress += 1
             effects.deliveries.append((result, payloads))
         }
     }
 
     /// A worker leaves the pool.
+    @inlinable
     mutating func retire(_ worker: Int) {
         workerCount -= 1
         workerTasks[worker] = nil
@@ -357,6 +539,7 @@ extension FetcherCore.State {
     }
 
     /// A worker leaves the pool; started loads it leaves behind get new workers.
+    @inlinable
     mutating func retire(_ worker: Int, into effects: inout FetcherCore.Effects) {
         retire(worker)
         guard !isShutDown else { return }
@@ -365,6 +548,7 @@ extension FetcherCore.State {
         }
     }
 
+    @inlinable
     mutating func spawnWorker(for job: FetcherCore.Job, into effects: inout FetcherCore.Effects) {
         let worker = nextWorkerID
         nextWorkerID += 1
@@ -374,11 +558,4 @@ extension FetcherCore.State {
         effects.spawnedWorkers.append((worker, job))
     }
 
-    /// Hands waiting `waitUntilIdle` callers their wake-up when nothing is left.
-    mutating func finishUpdate(into effects: inout FetcherCore.Effects) {
-        if !idleWaiters.isEmpty, isIdle {
-            effects.idleWaiters.append(contentsOf: idleWaiters)
-            idleWaiters.removeAll()
-        }
-    }
 }

@@ -80,7 +80,7 @@ public final class Prefetcher<Key: Hashable & Sendable, Value: Sendable>: Sendab
                     continue
                 }
                 book.interests[key] = state.scheduler.addInterest(
-                    in: key, group: group, payload: .prefetch(group: group.index))
+                    in: key, group: group, payload: FetchPayload(.prefetch(group: group.index)))
             }
             if skippedAny, book.interests.isEmpty, let didComplete = book.didComplete {
                 effects.notifications.append(didComplete)

@@ -6,6 +6,9 @@ struct PriorityCounts: Hashable, Sendable {
     var storage = SIMD8<Int32>()
 
     @inlinable
+    init() {}
+
+    @inlinable
     subscript(priority: FetchPriority) -> Int32 {
         get { storage[priority.rawValue] }
         set {

@@ -21,6 +21,7 @@ public struct RetryPolicy: Sendable, Hashable {
     /// Creates a retry policy.
     ///
     /// - Precondition: `maxAttempts >= 1`, `multiplier >= 1`, delays not negative.
+    @inlinable
     public init(
         maxAttempts: Int = 3,
         initialDelay: Duration = .milliseconds(200),
@@ -46,6 +47,7 @@ public struct RetryPolicy: Sendable, Hashable {
     /// or `nil` when no attempt is left.
     ///
     /// - Complexity: O(attempt).
+    @inlinable
     public func delay(afterFailures failures: Int) -> Duration? {
         guard failures >= 1, failures < maxAttempts else { return nil }
         var delay = initialDelay
