@@ -28,16 +28,16 @@ let package = Package(
         ),
         // Release-build speed benchmarks and the baselines they are measured against.
         .target(
-            name: "EngineBenchmarks",
+            name: "LookaheadBenchmarks",
             dependencies: ["Lookahead"],
-            path: "Benchmarks/EngineBenchmarks",
+            path: "Benchmarks/LookaheadBenchmarks",
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "lookahead",
             dependencies: [
                 "Lookahead",
-                "EngineBenchmarks",
+                "LookaheadBenchmarks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

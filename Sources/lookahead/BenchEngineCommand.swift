@@ -1,5 +1,5 @@
 import ArgumentParser
-import EngineBenchmarks
+import LookaheadBenchmarks
 
 /// `lookahead bench engine`: `Lookahead.AsyncFetcher` against the design of Apple's sample `AsyncFetcher`.
 struct BenchEngineCommand: AsyncParsableCommand {

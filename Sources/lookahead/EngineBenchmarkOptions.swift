@@ -1,6 +1,6 @@
 public import ArgumentParser
-import EngineBenchmarks
 import Foundation
+import LookaheadBenchmarks
 
 /// The options of `lookahead bench engine`, shared with the `simulate` placeholder.
 struct EngineBenchmarkOptions: ParsableArguments {

@@ -1,6 +1,6 @@
-import EngineBenchmarks
 import Foundation
 import Lookahead
+import LookaheadBenchmarks
 
 extension EngineBenchmarkReport {
     /// The human-readable form: one row per workload, then the counts.

@@ -1,0 +1,56 @@
+/// Which items to hold prefetched around the viewport.
+///
+/// - `system`: UIKit's observed behaviour — the next window of items in the
+///   scroll direction (6 rows of a grid, 10 rows of a list), nothing for
+///   items visible on the first layout, the window replaced on a reversal.
+/// - `screens(leading:trailing:)`: Texture's ranges, in screenfuls ahead of
+///   and behind the viewport, swapped when the direction changes.
+/// - `custom`: any ``PrefetchWindowPolicy`` of your own.
+public enum PrefetchPolicy: Sendable {
+    case system
+    case screens(leading: Double = 2.5, trailing: Double = 1.5)
+    case custom(any PrefetchWindowPolicy)
+
+    /// A fresh policy instance, with its own state.
+    public func makeWindowPolicy() -> any PrefetchWindowPolicy {
+        switch self {
+        case .system: SystemPrefetchPolicy()
+        case .screens(let leading, let trailing): ScreensPrefetchPolicy(leading: leading, trailing: trailing)
+        case .custom(let policy): policy
+        }
+    }
+}
+
+/// What a policy knows when it decides the window.
+public struct PrefetchContext: Sendable {
+    /// The frame being shown.
+    public var frame: ScrollFrame
+    /// The items intersecting the visible rect, ascending.
+    public var visibleItems: [ItemPath]
+    /// The direction of travel, kept from earlier frames while the list rests.
+    public var direction: ScrollDirection
+    /// True for the first frame after the layout was set up or reloaded.
+    public var isFirstLayout: Bool
+
+    @inlinable
+    public init(frame: ScrollFrame, visibleItems: [ItemPath], direction: ScrollDirection, isFirstLayout: Bool) {
+        self.frame = frame
+        self.visibleItems = visibleItems
+        self.direction = direction
+        self.isFirstLayout = isFirstLayout
+    }
+}
+
+/// Decides, frame by frame, which items should be held prefetched.
+///
+/// A policy is pure: it sees the frame and the layout and returns the items
+/// it wants, nearest (or most urgent) first, never a visible one. The
+/// ``PrefetchPlanner`` turns successive windows into prefetch and cancel
+/// calls. A policy may keep state between frames (it is `mutating`).
+///
+/// The work per frame must follow the window, not the list: use the layout's
+/// `itemPaths(in:)` and flat indices, never a scan of every item.
+public protocol PrefetchWindowPolicy: Sendable {
+    /// The items to hold prefetched now, in the order they should be asked for.
+    mutating func window(for context: PrefetchContext, layout: any CollectionLayout) -> [ItemPath]
+}

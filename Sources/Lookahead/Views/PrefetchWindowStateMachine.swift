@@ -1,0 +1,209 @@
+/// Decides which rows of a list to prefetch from nothing but the rows that
+/// appear and disappear: the pure core of ``ScrollViewPrefetcher``.
+///
+/// SwiftUI lists have no prefetch data source; all an app sees is each row's
+/// `onAppear` and `onDisappear`. Feed those to `appeared(_:)` and
+/// `disappeared(_:)`, then call `settle()` to learn how the prefetch window
+/// moved. No clock, no tasks, no locks: the driver decides *when* to settle
+/// (``ScrollViewPrefetcher`` debounces on a clock), this type decides *what*.
+///
+/// **The window.** `windowSize` items ahead of the visible range in the
+/// current direction — forward: `max + 1 … max + windowSize`, backward:
+/// `min - windowSize … min - 1` — clamped to `0..<itemCount`, ordered nearest
+/// to the visible range first.
+///
+/// **The direction** comes from how the visible range moved since the previous
+/// settle: both ends at or past where they were, one of them further → forward;
+/// both at or before, one of them earlier → backward. A range that grew or
+/// shrank at both ends, or did not move, is ambiguous and keeps the last
+/// direction (initially forward: lists start at the top). Comparing whole
+/// ranges rather than single events makes the answer independent of the order
+/// in which a burst of callbacks arrives.
+///
+/// **Invariants.**
+/// - `window` holds indices that were emitted for prefetching and have been
+///   neither cancelled nor seen; it never holds a visible index.
+/// - Every index in `visibleIndices` and `window` is in `0..<itemCount`.
+///
+/// **Bad input** is ignored rather than trapped on, because it is routine in
+/// SwiftUI (a row can report `onAppear` twice, or after the data shrank):
+/// an index outside `0..<itemCount`, the appearance of a visible index, and
+/// the disappearance of an index that is not visible change nothing.
+public struct PrefetchWindowStateMachine: Sendable {
+    /// What changed in the window at a settle.
+    public struct Update: Hashable, Sendable {
+        /// Indices that entered the window, nearest to the visible range first.
+        public var prefetch: [Int]
+        /// Indices that left the window without ever becoming visible.
+        public var cancel: [Int]
+
+        /// Creates an update.
+        public init(prefetch: [Int] = [], cancel: [Int] = []) {
+            self.prefetch = prefetch
+            self.cancel = cancel
+        }
+
+        /// Whether there is nothing to prefetch and nothing to cancel.
+        public var isEmpty: Bool { prefetch.isEmpty && cancel.isEmpty }
+    }
+
+    /// The number of items in the list; valid indices are `0..<itemCount`.
+    public private(set) var itemCount: Int
+    /// How many items the window holds ahead of the visible range (before clamping).
+    public let windowSize: Int
+    /// The direction the window currently extends in.
+    public private(set) var direction: ScrollDirection = .forward
+    /// The rows that have appeared and not disappeared since.
+    public private(set) var visibleIndices: Set<Int> = []
+    /// Indices prefetched and not yet cancelled or seen, nearest first.
+    public private(set) var window: [Int] = []
+    /// `window` as a set, for constant-time membership.
+    private var windowMembers: Set<Int> = []
+    /// The visible range at the last settle that had one: what the next
+    /// settle's range is compared with, and where the window is anchored
+    /// while no row is visible.
+    private var settledRange: ClosedRange<Int>?
+
+    /// Creates a state machine with nothing visible and an empty window.
+    ///
+    /// - Parameters:
+    ///   - itemCount: the number of items in the list (at least 0).
+    ///   - windowSize: how many items to keep prefetched ahead of the visible
+    ///     range (at least 0; 0 never prefetches).
+    public init(itemCount: Int, windowSize: Int = 12) {
+        precondition(itemCount >= 0, "itemCount must not be negative, got \(itemCount)")
+        precondition(windowSize >= 0, "windowSize must not be negative, got \(windowSize)")
+        self.itemCount = itemCount
+        self.windowSize = windowSize
+    }
+
+    /// Records that the row at `index` became visible.
+    ///
+    /// An index in the window is removed from it without a cancel: it was
+    /// consumed, which is what it was prefetched for.
+    ///
+    /// - Returns: whether anything changed, that is, whether a settle is due.
+    /// - Complexity: O(1) amortized, O(`windowSize`) if `index` is in the window.
+    @discardableResult
+    public mutating func appeared(_ index: Int) -> Bool {
+        guard (0..<itemCount).contains(index), visibleIndices.insert(index).inserted else { return false }
+        if windowMembers.remove(index) != nil {
+            window.removeAll { $0 == index }
+        }
+        return true
+    }
+
+    /// Records that the row at `index` is no longer visible.
+    ///
+    /// - Returns: whether anything changed, that is, whether a settle is due.
+    /// - Complexity: O(1) amortized.
+    @discardableResult
+    public mutating func disappeared(_ index: Int) -> Bool {
+        visibleIndices.remove(index) != nil
+    }
+
+    /// Changes the number of items in the list.
+    ///
+    /// Visible and windowed indices past the new end are forgotten, the
+    /// windowed ones without a cancel: they no longer name an item, so a
+    /// consumer could not map them to one. The window is recomputed at the
+    /// next settle — a list that grew at its end extends it.
+    ///
+    /// - Returns: whether anything changed, that is, whether a settle is due.
+    /// - Complexity: O(visible + `windowSize`) when the list shrinks, O(1) otherwise.
+    @discardableResult
+    public mutating func update(itemCount newCount: Int) -> Bool {
+        precondition(newCount >= 0, "itemCount must not be negative, got \(newCount)")
+        guard newCount != itemCount else { return false }
+        if newCount < itemCount {
+            visibleIndices = visibleIndices.filter { $0 < newCount }
+            window.removeAll { $0 >= newCount }
+            windowMembers = Set(window)
+        }
+        itemCount = newCount
+        return true
+    }
+
+    /// Infers the direction, moves the window and returns the difference.
+    ///
+    /// With no row visible the window stays anchored at the last visible
+    /// range (a jump reports its rows disappearing before, or after, the new
+    /// ones appear; in between nothing should be cancelled); before any row
+    /// has appeared it is empty.
+    ///
+    /// - Complexity: O(visible + `windowSize`), never O(`itemCount`).
+    public mutating func settle() -> Update {
+        if let range = visibleRange() {
+            if let previous = settledRange {
+                direction = Self.direction(from: previous, to: range) ?? direction
+            }
+            settledRange = range
+        }
+        let target = targetWindow()
+        let targetMembers = Set(target)
+        let update = Update(
+            prefetch: target.filter { !windowMembers.contains($0) },
+            cancel: window.filter { !targetMembers.contains($0) }
+        )
+        window = target
+        windowMembers = targetMembers
+        #if DEBUG
+            checkInvariants()
+        #endif
+        return update
+    }
+
+    /// The smallest range holding every visible index, or `nil` if none is.
+    ///
+    /// Recomputed rather than maintained: a row at either end disappears on
+    /// almost every scroll step, and the visible set is one screenful.
+    private func visibleRange() -> ClosedRange<Int>? {
+        guard let first = visibleIndices.first else { return nil }
+        var lower = first
+        var upper = first
+        for index in visibleIndices {
+            lower = min(lower, index)
+            upper = max(upper, index)
+        }
+        return lower...upper
+    }
+
+    /// `forward` if the range moved towards the end, `backward` if towards
+    /// the start, `nil` if it did not move or grew or shrank at both ends.
+    static func direction(from previous: ClosedRange<Int>, to current: ClosedRange<Int>) -> ScrollDirection? {
+        let lowerMove = current.lowerBound - previous.lowerBound
+        let upperMove = current.upperBound - previous.upperBound
+        if lowerMove >= 0, upperMove >= 0, lowerMove + upperMove > 0 { return .forward }
+        if lowerMove <= 0, upperMove <= 0, lowerMove + upperMove < 0 { return .backward }
+        return nil
+    }
+
+    /// The window for the settled range and direction, nearest first.
+    private func targetWindow() -> [Int] {
+        guard let range = settledRange, windowSize > 0, itemCount > 0 else { return [] }
+        switch direction {
+        case .forward:
+            let first = range.upperBound + 1
+            let last = min(range.upperBound + windowSize, itemCount - 1)
+            return first <= last ? Array(first...last) : []
+        case .backward:
+            let first = min(range.lowerBound - 1, itemCount - 1)
+            let last = max(range.lowerBound - windowSize, 0)
+            return first >= last ? Array((last...first).reversed()) : []
+        }
+    }
+
+    /// Checks the invariants listed on the type and stops the program if one
+    /// does not hold. Runs after every settle in debug builds; tests call it.
+    ///
+    /// - Complexity: O(visible + `windowSize`).
+    package func checkInvariants() {
+        precondition(window.count == windowMembers.count, "the window has duplicates: \(window)")
+        precondition(windowMembers == Set(window), "windowMembers is out of sync with window \(window)")
+        precondition(windowMembers.isDisjoint(with: visibleIndices), "a visible index is in the window \(window)")
+        precondition(window.allSatisfy { (0..<itemCount).contains($0) }, "a window index is out of range: \(window)")
+        precondition(
+            visibleIndices.allSatisfy { (0..<itemCount).contains($0) },
+            "a visible index is out of range: \(visibleIndices.sorted())")
+    }
+}

@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import LookaheadBenchmarks
+
+/// `lookahead bench planner`: the cost of one planner update on 10k and 1M items.
+struct BenchPlannerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "planner",
+        abstract: "Time one PrefetchPlanner update (a frame of steady scrolling) on lists of 10k and 1M items.",
+        discussion: """
+            Reports the median and 99th percentile per update and median(1M) / median(10k): \
+            a ratio near 1 means the cost follows the window, not the list. \
+            Build in release: swift run -c release lookahead bench planner
+            """
+    )
+
+    @Flag(help: "Print the results as JSON on standard output.")
+    var json = false
+
+    @Option(help: "The seed of the generated row heights.")
+    var seed: UInt64 = 0x5EED_F00D
+
+    @Option(help: "Frames timed per list (after a warm-up of a tenth as many).")
+    var frames = 20_000
+
+    func validate() throws {
+        guard frames >= 100 else { throw ValidationError("--frames must be at least 100, got \(frames)") }
+    }
+
+    func run() throws {
+        #if DEBUG
+            StandardStreams.writeError(
+                "warning: this is a debug build; the figures are only meaningful in release "
+                    + "(swift run -c release lookahead bench planner)\n")
+        #endif
+        let report = PlannerBenchmark(seed: seed, frames: frames, warmUpFrames: frames / 10).run { step in
+            StandardStreams.writeError(step + "\n")
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            StandardStreams.write(String(decoding: try encoder.encode(report), as: UTF8.self) + "\n")
+            return
+        }
+        var lines = ["list                  items     median ns        p99 ns"]
+        for row in report.results {
+            lines.append(
+                row.name.padding(toLength: 16, withPad: " ", startingAt: 0)
+                    + String(format: "%11d %13.0f %13.0f", row.items, row.medianNs, row.p99Ns))
+        }
+        lines.append(String(format: "median(1M) / median(10k): %.2f", report.ratio))
+        StandardStreams.write(lines.joined(separator: "\n") + "\n")
+    }
+}

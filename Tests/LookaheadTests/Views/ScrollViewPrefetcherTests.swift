@@ -1,0 +1,629 @@
+import Testing
+
+@testable import Lookahead
+
+/// Records what a ``ScrollViewPrefetcher`` delivers and lets a test await it.
+final class WindowRecorder: Sendable {
+    enum Emission: Hashable, Sendable {
+        case prefetch([Int])
+        case cancel([Int])
+    }
+
+    private struct State {
+        var emissions: [Emission] = []
+        var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    }
+
+    private let state = LockedValue(State())
+
+    /// Everything delivered so far, in order.
+    var emissions: [Emission] { state.withLock { $0.emissions } }
+
+    func record(_ emission: Emission) {
+        let ready: [CheckedContinuation<Void, Never>] = state.withLock { state in
+            state.emissions.append(emission)
+            var ready: [CheckedContinuation<Void, Never>] = []
+            state.waiters.removeAll { waiter in
+                guard state.emissions.count >= waiter.count else { return false }
+                ready.append(waiter.continuation)
+                return true
+            }
+            return ready
+        }
+        for continuation in ready { continuation.resume() }
+    }
+
+    /// Returns once `count` emissions in total have been delivered.
+    func waitForEmissions(_ count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { state in
+                if state.emissions.count >= count { return true }
+                state.waiters.append((count, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    /// Waits for `count` more emissions than `emissions` holds now and returns them.
+    func next(_ count: Int = 1) async -> [Emission] {
+        let start = emissions.count
+        await waitForEmissions(start + count)
+        return Array(emissions[start...])
+    }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct ScrollViewPrefetcherTests {
+    static let interval = Duration.milliseconds(50)
+
+    func makePrefetcher(
+        itemCount: Int = 100,
+        windowSize: Int = 12,
+        debounce: Duration = interval,
+        clock: ManualClock = ManualClock(),
+        recorder: WindowRecorder
+    ) -> ScrollViewPrefetcher {
+        ScrollViewPrefetcher(
+            itemCount: itemCount,
+            windowSize: windowSize,
+            debounce: debounce,
+            clock: clock,
+            prefetch: { recorder.record(.prefetch($0)) },
+            cancel: { recorder.record(.cancel($0)) }
+        )
+    }
+
+    /// Lets the scheduled update run and returns the next `count` emissions.
+    func settle(
+        _ clock: ManualClock, _ recorder: WindowRecorder, emissions count: Int = 1
+    ) async
+        -> [WindowRecorder.Emission]
+    {
+        let start = recorder.emissions.count
+        await clock.waitForSleepers(count: 1)
+        clock.advance(by: Self.interval)
+        await recorder.waitForEmissions(start + count)
+        return Array(recorder.emissions[start...])
+    }
+
+    /// Scrolls the visible range from `from` to `to` one row at a time, as a list does.
+    func scroll(_ prefetcher: ScrollViewPrefetcher, from: ClosedRange<Int>, to: ClosedRange<Int>) {
+        var range = from
+        while range != to {
+            if to.lowerBound > range.lowerBound {
+                prefetcher.onAppear(range.upperBound + 1)
+                prefetcher.onDisappear(range.lowerBound)
+                range = (range.lowerBound + 1)...(range.upperBound + 1)
+            } else {
+                prefetcher.onAppear(range.lowerBound - 1)
+                prefetcher.onDisappear(range.upperBound)
+                range = (range.lowerBound - 1)...(range.upperBound - 1)
+            }
+        }
+    }
+
+    // MARK: Scrolling
+
+    @Test func firstLayoutPrefetchesTheNextWindowNearestFirst() async {
+        // Given a list of 100 items and a window of 12
+        let clock = ManualClock()
+        let recorder = WindowRecorder()
+        let prefetcher = makePrefetcher(clock: clock, recorder: recorder)
+
+        // When the first ten rows appear
+        for index in 0..<10 { prefetcher.onAppear(index) }
+        let emissions = await settle(clock, recorder)
+
+        // Then the twelve items after them are prefetched, nearest first
+        #expect(emissions == [.prefetch(Array(10...21))])
+        #expect(prefetcher.direction == .forward)
+        #expect(prefetcher.window == Array(10...21))
+    }
+
+    @Test func scrollingFurtherPrefetchesOnlyTheNewItems() async {
+        // Given rows 0–9 visible and 10–21 prefetched
+        let clock = ManualClock()
+        let recorder = WindowRecorder()
+        let prefetcher = makePrefetcher(clock: clock, recorder: recorder)
+        for index in 0..<10 { prefetcher.onAppear(index) }
+        _ = await settle(clock, recorder)
+
+        // When the list scrolls down by one row, and then by two
+        scroll(prefetcher, from: 0...9, to: 1...10)
+        let oneRow = await settle(clock, recorder)
+        scroll(prefetcher, from: 1...10, to: 3...12)
+        let twoRows = await settle(clock, recorder)
+
+        // Then each update asks for one item per row that appeared, and cancels nothing
+        #expect(oneRow == [.prefetch([22])])
+        #expect(twoRows == [.prefetch([23, 24])])
+        #expect(prefetcher.window == Array(13...24))
+    }
+
+    @Test func reversingReplacesTheWindowAndCancelsOnlyUnseenItems() async {
+        // Given rows 20–29 visible after scrolling down, and 30–41 prefetched
+        let clock = ManualClock()
+        let recorder = WindowRecorder()
+        let prefetcher = makePrefetcher(clock: clock, recorder: recorder)
+        for index in 0..<10 { prefetcher.onAppear(index) }
+        _ = await settle(clock, recorder)
+        scroll(prefetcher, from: 0...9, to: 20...29)
+        _ = await settle(clock, recorder)
+        #expect(prefetcher.window == Array(30...41))
+
+        // When the user scrolls back up by one row
+        scroll(prefetcher, from: 20...29, to: 19...28)
+        let emissions = await settle(clock, recorder, emissions: 2)
+
+        // Then the forward window is cancelled and the one above is prefetched, nearest first
+        #expect(emissions == [.cancel(Array(30...41)), .prefetch(Array((7...18).reversed()))])
+        #expect(prefetcher.direction == .backward)
+    }
+
+    @Test func itemsThatBecameVisibleAreNeverCancelled() async {
+        // Given rows 20–29 visible after scrolling down, and 30–41 prefetched
+        let clock = ManualClock()
+        let recorder = WindowRecorder()
+        let prefetcher = makePrefetcher(clock: clock, recorder: recorder)
+        for index in 0..<10 { prefetcher.onAppear(index) }
+        _ = await settle(clock, recorder)
+        scroll(prefetcher, from: 0...9, to: 20...29)
+        _ = await settle(clock, recorder)
+
+        // When rows 30–32 scroll into view and, before the update, the user jumps to the top
+        scroll(prefetcher, from: 20...29, to: 23...32)
+        for index in 23...32 { prefetcher.onDisappear(index) }
+        for index in 0...9 { prefetcher.onAppear(index) }
+        let emissions = await settle(clock, recorder)
+
+        // Then only the items never shown are cancelled, and nothing lies above the top
+        #expect(emissions == [.cancel(Array(33...41))])
+        #expect(prefetcher.direction == .backward)
+        #expect(prefetcher.window.isEmpty)
+    }
+
+    @Test func theWindowIsClampedAtBothEnds() {
+        // Given a list of 20 items, updated on every call
+        let recorder = WindowRecorder()
+        let prefetcher = makePrefetcher(itemCount: 20, debounce: .zero, recorder: recorder)
+
+        // When the first rows appear
+        for index in 0..<10 { prefetcher.onAppear(index) }
+
+        // Then the window stops at the last item
+        #expect(prefetcher.window == Array(10...19))
+
+        // When the list reaches its bottom, and then turns back up by one row
+        scroll(prefetcher, from: 0...9, to: 10...19)
+        #expect(prefetcher.window.isEmpty)
+        scroll(prefetcher, from: 10...19, to: 9...18)
+
+        // Then the window above stops at the first item, and no index outside the list was ever asked for
+        #expect(prefetcher.window == Array((0...8).reversed()))
+        #expect(recorder.emissions.last == .prefetch(Array((0...8).reversed())))
+        for emission in recorder.emissions {
+            switch emission {
+            case .prefetch(let indices), .cancel(let indices):
+                #expect(indices.allSatisfy { (0..<20).contains($0) })
+            }
+        }
+    }
+
+    @Test func windowSizeIsRespected() async {
+        // Given a window of 4
+        let clock = ManualClock()
+        let recorder = WindowRecorder()
+        let prefetcher = makePrefetcher(windowSize: 4, clock: clock, recorder: recorder)
+
+        // When the first ten rows appear
+        for index in 0..<10 { prefetcher.onAppear(index) }
+        let emissions = await settle(clock, recorder)
+
+        // Then four items are prefetched
+        #expect(emissions == [.prefetch([10, 11, 12, 13])])
+        #expect(prefetcher.windowSize == 4)
+    }
+
+    // MARK: Timing
+
+    @Test func aBurstProducesOneUpdateAfterTheInterval() async {
+        // Given a prefetcher debounced by 50 ms
+        let clock = ManualClock()
+        let recorder = WindowRecorder()
+        let prefetcher = makePrefetcher(clock: clock, recorder: recorder)
+
+        // When a burst of appearances arrives and 49 ms pass
+        for index in 0..<10 { prefetcher.onAppear(index) }
+        scroll(prefetcher, from: 0...9, to: 2...11)
+        await clock.waitForSleepers(count: 1)
+        clock.advance(by: .milliseconds(49))
+
+        // Then nothing has been delivered, and one update is scheduled
+        #expect(recorder.emissions.isEmpty)
+        #expect(prefetcher.window.isEmpty)
+        #expect(clock.sleepCount == 1)
+
+        // When the last millisecond passes
+        clock.advance(by: .milliseconds(1))
+        await recorder.waitForEmissions(1)
+
+        // Then one update reflects where the burst ended
+        #expect(recorder.emissions == [.prefetch(Array(12...23))])
+        #expect(clock.sleepCount == 1)
+    }
+
+    @Test func zeroDebounceUpdatesInsideEachCall() {
+        // Given a prefetcher without debouncing
+        let recorder = WindowRecorder()
+        let prefetcher = makePrefetcher(windowSize: 3, debounce: .zero, recorder: recorder)
+
+        // When rows appear and the list scrolls by one row
+        prefetcher.onAppear(0)
+        prefetcher.onAppear(1)
+        scroll(prefetcher, from: 0...1, to: 1...2)
+
+        // Then every change was delivered before the call returned
+        #expect(recorder.emissions == [.prefetch([1, 2, 3]), .prefetch([4]), .prefetch([5])])
+    }
+
+    @Test func growingTheListExtendsAClampedWindow() async {
+        // Given a list of 15 items scrolled to its top, window clamped at 14
+        let clock = ManualClock()
+        let recorder = WindowRecorder()
+        let prefetcher = makePrefetcher(itemCount: 15, clock: clock, recorder: recorder)
+        for index in 0..<10 { prefetcher.onAppear(index) }
+        _ = await settle(clock, recorder)
+
+        // When the next page arrives
+        prefetcher.itemCount = 40
+        let emissions = await settle(clock, recorder)
+
+        // Then the window grows to its full size
+        #expect(emissions == [.prefetch(Array(15...21))])
+        #expect(prefetcher.itemCount == 40)
+    }
+
+    @Test func badIndicesAreIgnored() async {
+        // Given a list of 20 items
+        let clock = ManualClock()
+        let recorder = WindowRecorder()
+        let prefetcher = makePrefetcher(itemCount: 20, windowSize: 2, clock: clock, recorder: recorder)
+
+        // When out-of-range indices appear, an index that never appeared
+        // disappears, and row 0 appears twice
+        prefetcher.onAppear(-1)
+        prefetcher.onAppear(20)
+        prefetcher.onDisappear(5)
+        prefetcher.onAppear(0)
+        prefetcher.onAppear(0)
+        let emissions = await settle(clock, recorder)
+
+        // Then only row 0 counts
+        #expect(emissions == [.prefetch([1, 2])])
+        #expect(prefetcher.itemCount == 20)
+    }
+
+    // MARK: Delivery
+
+    @Test func aCallbackMayCallBackIn() {
+        // Given a consumer that shows row 1 as soon as it is asked to prefetch it
+        let recorder = WindowRecorder()
+        let depth = LockedValue((current: 0, deepest: 0))
+        let box = LockedValue<ScrollViewPrefetcher?>(nil)
+        let prefetcher = ScrollViewPrefetcher(itemCount: 10, windowSize: 2, debounce: .zero) { indices in
+            depth.withLock { depth in
+                depth.current += 1
+                depth.deepest = max(depth.deepest, depth.current)
+            }
+            recorder.record(.prefetch(indices))
+            if indices.contains(1) { box.withLock { $0 }?.onAppear(1) }
+            depth.withLock { $0.current -= 1 }
+        } cancel: {
+            recorder.record(.cancel($0))
+        }
+        box.withLock { $0 = prefetcher }
+
+        // When row 0 appears
+        prefetcher.onAppear(0)
+
+        // Then the nested update is delivered after the first callback returns, not inside it
+        #expect(recorder.emissions == [.prefetch([1, 2]), .prefetch([3])])
+        #expect(depth.withLock { $0.deepest } == 1)
+        box.withLock { $0 = nil }
+    }
+
+    @Test func concurrentCallersGetOrderedNonOverlappingDeliveries() async {
+        // Given a prefetcher updated inside every call, and callbacks that check they never overlap
+        let recorder = WindowRecorder()
+        let active = LockedValue((now: 0, overlaps: 0))
+        @Sendable func enter() {
+            active.withLock {
+                if $0.now > 0 { $0.overlaps += 1 }; $0.now += 1
+            }
+        }
+        @Sendable func leave() { active.withLock { $0.now -= 1 } }
+        let prefetcher = ScrollViewPrefetcher(itemCount: 60, windowSize: 6, debounce: .zero) { indices in
+            enter()
+            recorder.record(.prefetch(indices))
+            leave()
+        } cancel: { indices in
+            enter()
+            recorder.record(.cancel(indices))
+            leave()
+        }
+
+        // When four tasks report random appearances and disappearances at once
+        await withTaskGroup(of: Void.self) { group in
+            for task in 0..<4 {
+                group.addTask {
+                    var generator = SplitMix64(seed: 0xC0FFEE + UInt64(task))
+                    for _ in 0..<500 {
+                        let index = Int(generator.next() % 60)
+                        if generator.next() % 2 == 0 {
+                            prefetcher.onAppear(index)
+                        } else {
+                            prefetcher.onDisappear(index)
+                        }
+                    }
+                }
+            }
+        }
+
+        // Then no two callbacks ran at once, and every cancel follows the prefetch it withdraws
+        #expect(active.withLock { $0.overlaps } == 0)
+        var requested: Set<Int> = []
+        for emission in recorder.emissions {
+            switch emission {
+            case .prefetch(let indices):
+                requested.formUnion(indices)
+            case .cancel(let indices):
+                #expect(Set(indices).isSubset(of: requested), "seeds 0xC0FFEE...0xC0FFEE+3")
+                requested.subtract(indices)
+            }
+        }
+        #expect(Set(prefetcher.window).isSubset(of: requested))
+    }
+
+    // MARK: Driving a Prefetcher
+
+    @Test func drivesARealPrefetcher() async {
+        // Given a fetcher whose loads return at once and a prefetcher on it
+        let fetcher = AsyncFetcher<String, String>(memoryCache: MemoryCache(countLimit: 1_000)) { key in
+            "value of \(key)"
+        }
+        let imagePrefetcher = Prefetcher(fetcher: fetcher)
+        let (completions, completed) = AsyncStream.makeStream(of: Void.self)
+        imagePrefetcher.didComplete = { completed.yield() }
+        let clock = ManualClock()
+        let prefetcher = ScrollViewPrefetcher(
+            prefetcher: imagePrefetcher, itemCount: 100, windowSize: 4, clock: clock
+        ) { "item-\($0)" }
+
+        // When the first rows appear and the update runs
+        for index in 0..<6 { prefetcher.onAppear(index) }
+        await clock.waitForSleepers(count: 1)
+        clock.advance(by: Self.interval)
+        for await _ in completions { break }
+        await fetcher.waitUntilIdle()
+
+        // Then the window's keys were fetched and cached
+        #expect(imagePrefetcher.completedCount == 4)
+        #expect(imagePrefetcher.outstandingCount == 0)
+        for index in 6..<10 {
+            #expect(fetcher.fetchedData(for: "item-\(index)") == "value of item-\(index)")
+        }
+        #expect(fetcher.fetchedData(for: "item-10") == nil)
+    }
+
+    @Test func cancellingStopsThePrefetchersLoads() async {
+        // Given a prefetcher whose loads wait at a gate, running items 10–11 for rows 0–9
+        let gate = LoadGate<Int, String>()
+        let fetcher = AsyncFetcher<Int, String> { key in try await gate.load(key) }
+        let imagePrefetcher = Prefetcher(fetcher: fetcher, maxConcurrentRequestCount: 2)
+        let clock = ManualClock()
+        let prefetcher = ScrollViewPrefetcher(
+            prefetcher: imagePrefetcher, itemCount: 100, windowSize: 4, clock: clock
+        ) { $0 }
+        for index in 0..<10 { prefetcher.onAppear(index) }
+        await clock.waitForSleepers(count: 1)
+        clock.advance(by: Self.interval)
+        await gate.waitForStarts(2)
+
+        // When the user jumps far down, away from the window
+        for index in 0..<10 { prefetcher.onDisappear(index) }
+        for index in 50..<60 { prefetcher.onAppear(index) }
+        await clock.waitForSleepers(count: 1)
+        clock.advance(by: Self.interval)
+
+        // Then the abandoned loads are cancelled and the new window's start
+        await gate.waitForCancellations(2)
+        await gate.waitForStarts(4)
+        #expect(Set(gate.cancelled) == [10, 11])
+        #expect(Set(gate.started.suffix(2)) == [60, 61])
+        #expect(imagePrefetcher.outstandingCount == 4)
+        for key in gate.waiting { gate.succeed(key, with: "") }
+        await gate.waitForStarts(6)
+        for key in gate.waiting { gate.succeed(key, with: "") }
+        await fetcher.waitUntilIdle()
+        #expect(imagePrefetcher.completedCount == 4)
+    }
+}
+
+extension ScrollViewPrefetcherTests {
+    /// The pure state machine on its own: no clock, no tasks.
+    @Suite(.timeLimit(.minutes(1)))
+    struct StateMachineTests {
+        @Test func nothingIsPrefetchedBeforeARowAppears() {
+            // Given a fresh machine
+            var machine = PrefetchWindowStateMachine(itemCount: 50, windowSize: 5)
+
+            // When it settles
+            let update = machine.settle()
+
+            // Then nothing is asked for
+            #expect(update.isEmpty)
+        }
+
+        @Test func followsTheVisibleRangeInBothDirections() {
+            // Given rows 10–14 visible, scrolled down to there
+            var machine = PrefetchWindowStateMachine(itemCount: 50, windowSize: 5)
+            for index in 9...13 { machine.appeared(index) }
+            _ = machine.settle()
+            machine.appeared(14)
+            machine.disappeared(9)
+
+            // When it settles
+            let down = machine.settle()
+
+            // Then it prefetches below; the item that appeared is consumed
+            #expect(down == .init(prefetch: [19]))
+            #expect(machine.window == [15, 16, 17, 18, 19])
+
+            // When row 9 comes back and 14 goes
+            machine.appeared(9)
+            machine.disappeared(14)
+            let up = machine.settle()
+
+            // Then the window flips above the visible range
+            #expect(machine.direction == .backward)
+            #expect(up == .init(prefetch: [8, 7, 6, 5, 4], cancel: [15, 16, 17, 18, 19]))
+            machine.checkInvariants()
+        }
+
+        @Test func ambiguousMovesKeepTheDirection() {
+            // Given a machine that has seen a scroll up
+            var machine = PrefetchWindowStateMachine(itemCount: 50, windowSize: 2)
+            for index in 20...24 { machine.appeared(index) }
+            _ = machine.settle()
+            machine.appeared(19)
+            machine.disappeared(24)
+            _ = machine.settle()
+            #expect(machine.direction == .backward)
+
+            // When the visible range grows at both ends (a rotation), then shrinks at both
+            machine.appeared(18)
+            machine.appeared(24)
+            let grown = machine.settle()
+            machine.disappeared(18)
+            machine.disappeared(24)
+            let shrunk = machine.settle()
+
+            // Then the direction is kept and the window follows the top of the range
+            #expect(machine.direction == .backward)
+            #expect(grown == .init(prefetch: [16]))
+            #expect(shrunk == .init(prefetch: [18], cancel: [16]))
+            #expect(machine.window == [18, 17])
+        }
+
+        @Test func aJumpKeepsTheWindowUntilNewRowsAppear() {
+            // Given rows 0–4 visible and 5–7 prefetched
+            var machine = PrefetchWindowStateMachine(itemCount: 100, windowSize: 3)
+            for index in 0...4 { machine.appeared(index) }
+            _ = machine.settle()
+
+            // When every row disappears and the machine settles in between
+            for index in 0...4 { machine.disappeared(index) }
+            let empty = machine.settle()
+
+            // Then nothing changes: the window stays anchored where the list was
+            #expect(empty.isEmpty)
+            #expect(machine.window == [5, 6, 7])
+
+            // When rows far below appear
+            for index in 60...64 { machine.appeared(index) }
+            let jumped = machine.settle()
+
+            // Then the old window is cancelled and the one after the new rows prefetched
+            #expect(jumped == .init(prefetch: [65, 66, 67], cancel: [5, 6, 7]))
+            #expect(machine.direction == .forward)
+        }
+
+        @Test func shrinkingTheListForgetsIndicesPastTheEnd() {
+            // Given rows 0–4 visible and 5–9 prefetched in a list of 100
+            var machine = PrefetchWindowStateMachine(itemCount: 100, windowSize: 5)
+            for index in 0...4 { machine.appeared(index) }
+            _ = machine.settle()
+
+            // When the list shrinks to 7 items
+            let shrank = machine.update(itemCount: 7)
+            let shrankAgain = machine.update(itemCount: 7)
+            let update = machine.settle()
+
+            // Then the dropped items are neither cancelled nor kept
+            #expect(shrank && !shrankAgain)
+            #expect(update.isEmpty)
+            #expect(machine.window == [5, 6])
+            let appearedPastTheEnd = machine.appeared(7)
+            #expect(!appearedPastTheEnd)
+            machine.checkInvariants()
+        }
+
+        @Test func badInputChangesNothing() {
+            // Given a machine with row 3 visible
+            var machine = PrefetchWindowStateMachine(itemCount: 10, windowSize: 2)
+            machine.appeared(3)
+
+            // When it gets out-of-range, repeated and unknown events
+            let changes = [
+                machine.appeared(-1), machine.appeared(10), machine.appeared(3),
+                machine.disappeared(4), machine.disappeared(-7),
+            ]
+
+            // Then none of them counts as a change
+            #expect(changes == [false, false, false, false, false])
+            #expect(machine.visibleIndices == [3])
+        }
+
+        @Test func randomScrollingKeepsTheInvariants() {
+            // Given a seeded random walk of a ten-row viewport over 200 items
+            var generator = SplitMix64(seed: 0x5EED_0003)
+            var machine = PrefetchWindowStateMachine(itemCount: 200, windowSize: 8)
+            var top = 0
+            var requested: Set<Int> = []
+            for index in 0..<10 { machine.appeared(index) }
+
+            for step in 0..<2_000 {
+                // When the viewport moves by a random amount and the machine sometimes settles
+                let move = Int(generator.next() % 7) - 3
+                let newTop = min(max(top + move, 0), 190)
+                for index in top..<(top + 10) where !(newTop..<(newTop + 10)).contains(index) {
+                    machine.disappeared(index)
+                }
+                for index in newTop..<(newTop + 10) where machine.appeared(index) {
+                    requested.remove(index)  // consumed
+                }
+                top = newTop
+                guard generator.next() % 3 == 0 else { continue }
+                let update = machine.settle()
+
+                // Then prefetches are new, cancels were requested, and the window hugs the visible range
+                machine.checkInvariants()
+                #expect(requested.isDisjoint(with: update.prefetch), "step \(step), seed 0x5EED_0003")
+                #expect(Set(update.cancel).isSubset(of: requested), "step \(step), seed 0x5EED_0003")
+                requested.subtract(update.cancel)
+                requested.formUnion(update.prefetch)
+                #expect(requested == Set(machine.window), "step \(step), seed 0x5EED_0003")
+                let expected =
+                    machine.direction == .forward
+                    ? Array((top + 10)..<min(top + 18, 200)) : Array((max(top - 8, 0)..<top).reversed())
+                #expect(machine.window == expected, "step \(step), seed 0x5EED_0003")
+            }
+        }
+    }
+}
+
+/// SplitMix64 (Steele, Lea and Flood, 2014): seeded, so a failing random walk can be replayed.
+private struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
