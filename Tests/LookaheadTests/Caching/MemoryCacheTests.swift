@@ -420,7 +420,7 @@ struct MemoryCacheTests {
         let wrongValues = await withTaskGroup(of: Int.self) { group in
             for task in 0..<8 {
                 group.addTask {
-                    var random = SplitMix64(seed: UInt64(task))
+                    var random = SeededRandom(seed: UInt64(task))
                     var wrong = 0
                     for _ in 0..<10_000 {
                         let key = Int.random(in: 0..<128, using: &random)
@@ -454,7 +454,7 @@ struct MemoryCacheTests {
     @Test(arguments: [0x5EED_CAFE, 1, 2_026] as [UInt64])
     func randomOperationsMatchAReferenceModel(seed: UInt64) async {
         // Given a cache and a naive model of it, with random limits
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandom(seed: seed)
         let costLimit = Int.random(in: 20...120, using: &random)
         let countLimit = Int.random(in: 4...40, using: &random)
         let cache = MemoryCache<Int, Int>(costLimit: costLimit, countLimit: countLimit, checksInvariants: true)
@@ -570,22 +570,5 @@ private struct ReferenceCache {
         while totalCost > cost || entries.count > count {
             entries.removeLast()
         }
-    }
-}
-
-/// SplitMix64 (Steele, Lea and Flood, 2014): tiny, seedable, and good enough to drive tests.
-private struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -130,7 +130,7 @@ struct AsyncFetcherTests {
     @Test func theConcurrencyLimitIsNeverExceeded() async {
         // Given 300 requests over 100 keys at random priorities, some cancelled, with 3 slots
         let seed: UInt64 = 0x5EED_0003
-        var random = TestRandom(seed: seed)
+        var random = SeededRandom(seed: seed)
         let gate = LoadGate<Int, String>()
         let fetcher = makeFetcher(gate, maxConcurrentFetches: 3)
         let deliveries = Deliveries<String>()
@@ -313,24 +313,5 @@ struct AsyncFetcherTests {
         #expect(deliveries.count == 1)
         #expect(gate.started.isEmpty)
         #expect(fetcher.statistics.cacheHits == 1)
-    }
-}
-
-/// SplitMix64: a tiny seeded generator, so a failing run can be replayed from its seed.
-struct TestRandom {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func next(below bound: Int) -> Int {
-        Int(next() % UInt64(bound))
     }
 }

@@ -205,7 +205,7 @@ private struct ModelDriver {
     static let keys = 12
     static let maxInterests = 70
 
-    var random: ModelRandom
+    var random: SeededRandom
     /// Whether loads are reported five times less often than usual.
     let slowLoads: Bool
     var real: Scheduler
@@ -235,7 +235,7 @@ private struct ModelDriver {
 
     init(seed: UInt64, slowLoads: Bool) {
         self.slowLoads = slowLoads
-        random = ModelRandom(seed: seed)
+        random = SeededRandom(seed: seed)
         let maxConcurrentLoads = Int.random(in: 1...3, using: &random)
         let retryPolicy = Self.randomRetryPolicy(using: &random)
         real = Scheduler(maxConcurrentLoads: maxConcurrentLoads, retryPolicy: retryPolicy)
@@ -243,7 +243,7 @@ private struct ModelDriver {
         log.append("init(maxConcurrentLoads: \(maxConcurrentLoads), retryPolicy: \(retryPolicy))")
     }
 
-    static func randomRetryPolicy(using random: inout ModelRandom) -> RetryPolicy {
+    static func randomRetryPolicy(using random: inout SeededRandom) -> RetryPolicy {
         RetryPolicy(
             maxAttempts: Int.random(in: 1...4, using: &random),
             initialDelay: .milliseconds(10 * Int.random(in: 1...5, using: &random)),
@@ -647,21 +647,4 @@ private struct ModelDriver {
         return divergence
     }
 
-}
-
-/// SplitMix64 (Steele, Lea and Flood, 2014): tiny, seedable, and good enough to drive tests.
-struct ModelRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

@@ -119,7 +119,7 @@ struct GridLayoutTests {
 
     @Test(arguments: [0x6121_0001, 0x6121_0002, 0xFEED_FACE, 0x0FED_CBA9_8765_4321] as [UInt64])
     func matchesABruteForceScan(seed: UInt64) {
-        var random = LayoutRandom(seed: seed)
+        var random = SeededRandom(seed: seed)
         for index in 0..<150 {
             // Given a random grid
             let spec = RandomGrid(using: &random)
@@ -238,7 +238,7 @@ private struct RandomGrid: CustomStringConvertible {
     var itemHeight: Double?
     var sectionSpacing: Double
 
-    init(using random: inout LayoutRandom) {
+    init(using random: inout SeededRandom) {
         width = random.chance(0.3) ? 390 : Double.random(in: 20...1000, using: &random)
         columns = Int.random(in: 1...8, using: &random)
         // Leave at least half the width to the items.

@@ -2,28 +2,6 @@ import Testing
 
 @testable import Lookahead
 
-/// SplitMix64 (Steele, Lea and Flood, 2014): tiny, seedable, and good enough to drive tests.
-struct LayoutRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Whether an event of probability `probability` happened.
-    mutating func chance(_ probability: Double) -> Bool {
-        Double.random(in: 0..<1, using: &self) < probability
-    }
-}
-
 /// The checks both layouts' tests share: each layout against the definition
 /// of its answers, by brute force over every item.
 enum LayoutChecks {
@@ -56,7 +34,7 @@ enum LayoutChecks {
 
     /// A rectangle that often lands on the edges of frames, and otherwise
     /// anywhere in or around the content: above, below, beside, thin, empty.
-    static func randomRect(for layout: some CollectionLayout, using random: inout LayoutRandom) -> Rect {
+    static func randomRect(for layout: some CollectionLayout, using random: inout SeededRandom) -> Rect {
         let content = layout.contentSize
         let paths = allItemPaths(of: layout)
         let randomFrame = paths.randomElement(using: &random).map(layout.frame(at:))
@@ -89,7 +67,7 @@ enum LayoutChecks {
 
     /// Checks `itemPaths(in:)` against the brute-force scan for `count` random rectangles.
     static func checkQueries(
-        of layout: some CollectionLayout, count: Int, using random: inout LayoutRandom, context: String
+        of layout: some CollectionLayout, count: Int, using random: inout SeededRandom, context: String
     ) {
         for _ in 0..<count {
             let rect = randomRect(for: layout, using: &random)

@@ -138,7 +138,7 @@ struct ListLayoutTests {
 
     @Test(arguments: [0x11A7_0001, 0x11A7_0002, 0xBAD5_EED5, 0x0123_4567_89AB_CDEF] as [UInt64])
     func matchesABruteForceScan(seed: UInt64) {
-        var random = LayoutRandom(seed: seed)
+        var random = SeededRandom(seed: seed)
         for index in 0..<150 {
             // Given a random list
             let spec = RandomList(using: &random)
@@ -261,11 +261,11 @@ private struct RandomList: CustomStringConvertible {
     /// Whether every height and spacing is a multiple of 1/4, so that every sum is exact.
     var isExact: Bool
 
-    init(using random: inout LayoutRandom) {
+    init(using random: inout SeededRandom) {
         isExact = random.chance(0.5)
         isUniform = random.chance(0.3)
         let exact = isExact
-        func length(upTo limit: Double, random: inout LayoutRandom) -> Double {
+        func length(upTo limit: Double, random: inout SeededRandom) -> Double {
             if random.chance(0.1) { return 0 }
             let value = Double.random(in: 0...limit, using: &random)
             return exact ? (value * 4).rounded() / 4 : value

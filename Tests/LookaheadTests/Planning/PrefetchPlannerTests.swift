@@ -124,7 +124,7 @@ struct PrefetchPlannerTests {
 
     @Test func prefetchesAreOrderedByDistanceFromTheVisibleArea() {
         // Given Texture's ranges on a list of varied heights, scrolling down from the middle
-        var random = TestRandom(seed: 0xD157)
+        var random = SeededRandom(seed: 0xD157)
         let heights = (0..<2_000).map { _ in 60 + Double(random.next(below: 121)) }
         let layout = ListLayout(width: 390, rowHeights: heights)
         var planner = PrefetchPlanner(layout: layout, policy: .screens(leading: 2.5, trailing: 1.5))

@@ -357,7 +357,7 @@ struct ScrollViewPrefetcherTests {
         await withTaskGroup(of: Void.self) { group in
             for task in 0..<4 {
                 group.addTask {
-                    var generator = SplitMix64(seed: 0xC0FFEE + UInt64(task))
+                    var generator = SeededRandom(seed: 0xC0FFEE + UInt64(task))
                     for _ in 0..<500 {
                         let index = Int(generator.next() % 60)
                         if generator.next() % 2 == 0 {
@@ -577,7 +577,7 @@ extension ScrollViewPrefetcherTests {
 
         @Test func randomScrollingKeepsTheInvariants() {
             // Given a seeded random walk of a ten-row viewport over 200 items
-            var generator = SplitMix64(seed: 0x5EED_0003)
+            var generator = SeededRandom(seed: 0x5EED_0003)
             var machine = PrefetchWindowStateMachine(itemCount: 200, windowSize: 8)
             var top = 0
             var requested: Set<Int> = []
@@ -610,20 +610,5 @@ extension ScrollViewPrefetcherTests {
                 #expect(machine.window == expected, "step \(step), seed 0x5EED_0003")
             }
         }
-    }
-}
-
-/// SplitMix64 (Steele, Lea and Flood, 2014): seeded, so a failing random walk can be replayed.
-private struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
