@@ -15,8 +15,17 @@ final class CancellationLedger<Key: Hashable & Sendable>: Sendable {
     }
 
     private let counts = LockedValue(Counts())
+    /// Whether cancels are recorded at all: only the workload that reports
+    /// completions after cancel pays for the bookkeeping, so that the others
+    /// time the fetchers and not the ledger.
+    private let tracksCancellations: Bool
+
+    init(tracksCancellations: Bool = true) {
+        self.tracksCancellations = tracksCancellations
+    }
 
     func recordCancel(of key: Key) {
+        guard tracksCancellations else { return }
         counts.withLock { _ = $0.cancelledKeys.insert(key) }
     }
 
@@ -25,6 +34,7 @@ final class CancellationLedger<Key: Hashable & Sendable>: Sendable {
     }
 
     func recordCompletion(of key: Key) {
+        guard tracksCancellations else { return }
         counts.withLock { counts in
             if counts.cancelledKeys.contains(key) {
                 counts.completedAfterCancel += 1

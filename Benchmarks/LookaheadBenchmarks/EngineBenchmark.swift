@@ -110,12 +110,14 @@ public struct EngineBenchmark: Sendable {
             var lookahead: FetchCancelRun?
             if runsBaseline {
                 progress("running fetch-cancel (baseline)…")
-                baseline = await runFetchCancel(SampleFetcherUnderTest(loadLatency: fetchCancelLatency), keys: pairs)
+                baseline = await runFetchCancel(
+                    SampleFetcherUnderTest(loadLatency: fetchCancelLatency, tracksCancellations: true), keys: pairs)
             }
             if runsLookahead {
                 progress("running fetch-cancel (Lookahead)…")
                 lookahead = await runFetchCancel(
-                    LookaheadFetcherUnderTest(loadLatency: fetchCancelLatency, keyCount: fetchCancelPairCount),
+                    LookaheadFetcherUnderTest(
+                        loadLatency: fetchCancelLatency, keyCount: fetchCancelPairCount, tracksCancellations: true),
                     keys: pairs)
             }
             report.results.append(

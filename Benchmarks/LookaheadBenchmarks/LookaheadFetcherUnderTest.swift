@@ -6,8 +6,9 @@ struct LookaheadFetcherUnderTest: FetcherUnderTest {
     private let ledger: CancellationLedger<Int>
 
     /// - Parameter keyCount: the size of the key space; the memory cache holds all of it.
-    init(loadLatency: Duration, keyCount: Int) {
-        let ledger = CancellationLedger<Int>()
+    /// - Parameter tracksCancellations: whether to count loads completed after their cancel.
+    init(loadLatency: Duration, keyCount: Int, tracksCancellations: Bool = false) {
+        let ledger = CancellationLedger<Int>(tracksCancellations: tracksCancellations)
         self.ledger = ledger
         fetcher = AsyncFetcher(
             maxConcurrentFetches: 6,

@@ -36,11 +36,12 @@ public final class SampleAsyncFetcher<Key: Hashable & Sendable, Value: Sendable>
     private let cache = NSCache<CacheKey<Key>, CacheValue<Value>>()
     private let load: @Sendable (Key) -> Value
     /// Benchmark instrumentation, not part of the sample's design.
-    private let ledger = CancellationLedger<Key>()
+    private let ledger: CancellationLedger<Key>
 
     /// Creates a fetcher whose loads call `load` synchronously on `fetchQueue`.
-    public init(load: @escaping @Sendable (Key) -> Value) {
+    public init(tracksCancellations: Bool = true, load: @escaping @Sendable (Key) -> Value) {
         self.load = load
+        ledger = CancellationLedger(tracksCancellations: tracksCancellations)
         serialAccessQueue.maxConcurrentOperationCount = 1
     }
 

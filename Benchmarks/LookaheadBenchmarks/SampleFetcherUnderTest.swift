@@ -5,9 +5,10 @@ import Lookahead
 struct SampleFetcherUnderTest: FetcherUnderTest {
     let fetcher: SampleAsyncFetcher<Int, Payload>
 
-    init(loadLatency: Duration) {
+    /// - Parameter tracksCancellations: whether to count loads completed after their cancel.
+    init(loadLatency: Duration, tracksCancellations: Bool = false) {
         let seconds = loadLatency.seconds
-        fetcher = SampleAsyncFetcher { key in
+        fetcher = SampleAsyncFetcher(tracksCancellations: tracksCancellations) { key in
             if seconds > 0 {
                 Thread.sleep(forTimeInterval: seconds)
             }

@@ -17,6 +17,9 @@ struct EngineBenchmarkOptions: ParsableArguments {
     )
     var workloads: [EngineBenchmark.Workload] = []
 
+    @Option(help: "Runs of each fast workload per fetcher; the report gives the median run (fetch-cancel runs once).")
+    var repetitions = 5
+
     @Flag(help: "Run both fetchers in this one process (by default each measurement runs in a fresh process).")
     var inProcess = false
 
@@ -26,6 +29,19 @@ struct EngineBenchmarkOptions: ParsableArguments {
 
     @Option(help: "Give up, with a message, when one step runs longer than this many seconds.")
     var stepTimeLimit: Double = 600
+
+    func validate() throws {
+        guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1, got \(repetitions)") }
+    }
+
+    /// The run whose time for its one workload is the median of `runs`.
+    static func median(of runs: [EngineBenchmarkReport], side: EngineBenchmark.Side) -> EngineBenchmarkReport {
+        func seconds(_ report: EngineBenchmarkReport) -> Double {
+            side == .baseline ? report.results.first?.baseline ?? 0 : report.results.first?.lookahead ?? 0
+        }
+        let sorted = runs.sorted { seconds($0) < seconds($1) }
+        return sorted.isEmpty ? EngineBenchmarkReport() : sorted[sorted.count / 2]
+    }
 
     var selectedWorkloads: [EngineBenchmark.Workload] {
         EngineBenchmark.Workload.allCases.filter { workloads.isEmpty || workloads.contains($0) }
@@ -54,11 +70,21 @@ struct EngineBenchmarkOptions: ParsableArguments {
             }
         } else {
             for workload in selectedWorkloads {
+                // fetch-cancel's baseline alone takes about 30 s: it runs once.
+                let rounds = workload == .fetchCancel ? 1 : repetitions
+                var runs: [EngineBenchmark.Side: [EngineBenchmarkReport]] = [:]
+                for round in 1...rounds {
+                    // Sides alternate, so that drift on the machine touches both.
+                    for side in EngineBenchmark.Side.allCases {
+                        let name = side == .baseline ? "baseline" : "Lookahead"
+                        let step = "running \(workload.rawValue) (\(name), \(round)/\(rounds))…"
+                        watchdog.begin(step)
+                        StandardStreams.writeError(step + "\n")
+                        runs[side, default: []].append(try runChild(workload: workload, side: side))
+                    }
+                }
                 for side in EngineBenchmark.Side.allCases {
-                    let step = "running \(workload.rawValue) (\(side == .baseline ? "baseline" : "Lookahead"))…"
-                    watchdog.begin(step)
-                    StandardStreams.writeError(step + "\n")
-                    report.merge(try runChild(workload: workload, side: side))
+                    report.merge(Self.median(of: runs[side] ?? [], side: side))
                 }
             }
         }
