@@ -26,6 +26,13 @@ let package = Package(
             dependencies: [.product(name: "DequeModule", package: "swift-collections")],
             swiftSettings: strictSettings
         ),
+        // The simulator: scroll traces × network model × strategies, driving the
+        // core's real planner and scheduler in virtual time.
+        .target(
+            name: "LookaheadSimulation",
+            dependencies: ["Lookahead"],
+            swiftSettings: strictSettings
+        ),
         // Release-build speed benchmarks and the baselines they are measured against.
         .target(
             name: "LookaheadBenchmarks",
@@ -37,6 +44,7 @@ let package = Package(
             name: "lookahead",
             dependencies: [
                 "Lookahead",
+                "LookaheadSimulation",
                 "LookaheadBenchmarks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -45,6 +53,11 @@ let package = Package(
         .testTarget(
             name: "LookaheadTests",
             dependencies: ["Lookahead"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "LookaheadSimulationTests",
+            dependencies: ["LookaheadSimulation", "Lookahead"],
             swiftSettings: strictSettings
         ),
     ]

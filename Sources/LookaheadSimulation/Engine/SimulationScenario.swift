@@ -1,0 +1,48 @@
+public import Lookahead
+
+/// Everything one simulated run depends on: the list, the device, the
+/// network, the trace.
+public struct SimulationScenario: Sendable {
+    /// How the items are laid out.
+    public enum Layout: Sendable {
+        /// A table of one section with the given row heights.
+        case list(rowHeights: [Double])
+        /// A grid of one section.
+        case grid(columns: Int, itemCount: Int, spacing: Double, aspectRatio: Double)
+    }
+
+    public var name: String
+    public var layout: Layout
+    public var viewport: Size
+    public var frameRate: Double
+    public var network: NetworkModel
+    public var maxConcurrentLoads: Int
+    public var trace: ScrollTrace
+
+    public init(
+        name: String, layout: Layout, viewport: Size = Size(width: 390, height: 844), frameRate: Double = 60,
+        network: NetworkModel, maxConcurrentLoads: Int = 6, trace: ScrollTrace
+    ) {
+        precondition(frameRate > 0, "SimulationScenario: frameRate must be positive, got \(frameRate)")
+        precondition(maxConcurrentLoads >= 1, "SimulationScenario: maxConcurrentLoads must be at least 1")
+        self.name = name
+        self.layout = layout
+        self.viewport = viewport
+        self.frameRate = frameRate
+        self.network = network
+        self.maxConcurrentLoads = maxConcurrentLoads
+        self.trace = trace
+    }
+
+    /// The layout, built for the viewport's width.
+    public func makeLayout() -> any CollectionLayout {
+        switch layout {
+        case .list(let heights):
+            ListLayout(width: viewport.width, rowHeights: heights)
+        case .grid(let columns, let itemCount, let spacing, let aspectRatio):
+            GridLayout(
+                width: viewport.width, columns: columns, itemCount: itemCount, spacing: spacing,
+                aspectRatio: aspectRatio)
+        }
+    }
+}

@@ -1,0 +1,28 @@
+/// A way of loading a list's data, as the simulator compares them.
+///
+/// Every strategy loads through the same ``FetchScheduler`` (one load per
+/// item, the scenario's concurrency limit) and the same network; cells that
+/// are visible without their data ask for it at `.high` priority in every
+/// strategy but `batch`, whose pages carry the items. They differ in what
+/// they ask for ahead of time.
+public enum SimulationStrategy: String, CaseIterable, Sendable, Codable {
+    /// Load in `cellForItemAt` only: nothing ahead of time.
+    case none
+    /// Ask for every item at the start (under the same concurrency limit).
+    case all
+    /// The pagination tutorial: pages of 15 items, the next one requested
+    /// when the last loaded item is displayed.
+    case batch
+    /// UIKit's prefetch window (`PrefetchPolicy.system`) at `.normal` priority.
+    case system
+    /// Nuke's ImagePrefetcher: UIKit's window, 2 prefetches at a time, `.low` priority.
+    case nuke
+    /// Texture's preload range: 2.5 screens ahead, 1.5 behind.
+    case texture
+    /// Knows the whole trace and every latency; asks only for items that
+    /// will be seen, earliest appearance first, under the same limits.
+    case oracle
+
+    /// Items per page for `batch`.
+    public static let pageSize = 15
+}

@@ -1,0 +1,367 @@
+import Lookahead
+
+/// Replays a scenario's scroll trace over its modelled network, strategy by
+/// strategy, and counts what a user would have seen.
+///
+/// A discrete-event loop in virtual time: network completions and retry
+/// timers are processed in time order between frames; each frame shows the
+/// viewport at the trace's offset, counts visible and blank cells, asks for
+/// visible cells' data, and lets the strategy decide what to load ahead. The
+/// decisions are made by the shipped code — the real ``PrefetchPlanner`` and
+/// ``FetchScheduler`` — so the numbers describe what ships, not a model of it.
+public struct Simulator: Sendable {
+    public var scenario: SimulationScenario
+
+    public init(scenario: SimulationScenario) {
+        self.scenario = scenario
+    }
+
+    /// Runs one strategy over the whole trace.
+    public func run(_ strategy: SimulationStrategy) -> StrategyResult {
+        runTimed(strategy).result
+    }
+
+    /// Runs one strategy, also measuring the wall-clock time its decisions took.
+    public func runTimed(_ strategy: SimulationStrategy) -> (result: StrategyResult, timing: SimulationTiming) {
+        var run = SimulationRun(scenario: scenario, strategy: strategy)
+        let clock = ContinuousClock()
+        let start = clock.now
+        run.begin()
+        for frame in 0..<run.frameCount {
+            let time = run.frameDuration * frame
+            run.processEvents(until: time)
+            run.showFrame(frame, at: time)
+        }
+        run.finish()
+        let engineTime = start.duration(to: clock.now)
+        return (run.result(), SimulationTiming(engineTimePerFrame: engineTime / max(1, run.frameCount)))
+    }
+}
+
+/// The state of one simulated run.
+struct SimulationRun {
+    typealias Scheduler = FetchScheduler<Int, Int>
+
+    let scenario: SimulationScenario
+    let strategy: SimulationStrategy
+    let layout: any CollectionLayout
+    let itemCount: Int
+    let frameDuration: Duration
+    let frameCount: Int
+    let maxOffset: Double
+
+    var scheduler: Scheduler
+    var transfers: TransferSimulator
+    var planner: PrefetchPlanner?
+    var nukeGroup: Scheduler.GroupID?
+    var nukeInterests: [Int: Scheduler.InterestID] = [:]
+    var displayInterests: [Int: Scheduler.InterestID] = [:]
+    /// Loads on the network, by transfer id (the scheduler's load serial).
+    var loads: [Int: (id: Scheduler.LoadID, key: Int, attempt: Int)] = [:]
+    var failures: [Int: Int] = [:]
+    var retryTimers: [(time: Duration, id: Scheduler.LoadID)] = []
+
+    var ready: [Bool]
+    var everVisible: [Bool]
+    var previousVisible: [Int] = []
+    var previousOffset: Double?
+    var pendingAppearances: [Int: Duration] = [:]
+    var timesToContent: [Duration] = []
+    var completedKeys: [Int] = []
+    var completedBytes = 0
+    var cacheBytes = 0
+    var peakCacheBytes = 0
+    var visibleCellFrames = 0
+    var blankCellFrames = 0
+    var blankCellFramesPerSecond: [Int]
+    var requestedPages = 0
+
+    init(scenario: SimulationScenario, strategy: SimulationStrategy) {
+        self.scenario = scenario
+        self.strategy = strategy
+        layout = scenario.makeLayout()
+        itemCount = layout.totalItemCount
+        frameDuration = .seconds(1) / scenario.frameRate
+        frameCount = Int((scenario.trace.duration / frameDuration).rounded(.down)) + 1
+        maxOffset = max(0, layout.contentSize.height - scenario.viewport.height)
+        scheduler = Scheduler(maxConcurrentLoads: scenario.maxConcurrentLoads, retryPolicy: .default)
+        transfers = TransferSimulator(bandwidth: scenario.network.bandwidth)
+        ready = Array(repeating: false, count: itemCount)
+        everVisible = Array(repeating: false, count: itemCount)
+        // The frame at exactly the end of the trace counts in the last whole second.
+        let seconds = max(1, Int((scenario.trace.duration / .seconds(1)).rounded(.up)))
+        blankCellFramesPerSecond = Array(repeating: 0, count: seconds)
+        switch strategy {
+        case .system:
+            planner = PrefetchPlanner(layout: layout, policy: .system)
+        case .texture:
+            planner = PrefetchPlanner(layout: layout, policy: .screens(leading: 2.5, trailing: 1.5))
+        case .nuke:
+            planner = PrefetchPlanner(layout: layout, policy: .system)
+            nukeGroup = scheduler.makeGroup(priority: .low, admissionLimit: 2)
+        case .none, .all, .batch, .oracle:
+            planner = nil
+        }
+    }
+
+    // MARK: Loads
+
+    /// The items a load key covers: one item, or a page for `batch`.
+    func items(ofKey key: Int) -> Range<Int> {
+        guard strategy == .batch else { return key..<(key + 1) }
+        let start = key * SimulationStrategy.pageSize
+        return start..<min(itemCount, start + SimulationStrategy.pageSize)
+    }
+
+    func key(ofItem item: Int) -> Int {
+        strategy == .batch ? item / SimulationStrategy.pageSize : item
+    }
+
+    func bytes(ofKey key: Int) -> Int {
+        items(ofKey: key).reduce(0) { $0 + scenario.network.payloadBytes(forItem: $1) }
+    }
+
+    /// Performs the scheduler's actions on the network at `time`.
+    mutating func drainActions(at time: Duration) {
+        while let action = scheduler.nextAction() {
+            switch action {
+            case .start(let id, let key, _):
+                let attempt = failures[key, default: 0]
+                let transfer = Int(id.serial)
+                loads[transfer] = (id, key, attempt)
+                let item = items(ofKey: key).lowerBound
+                transfers.start(
+                    transfer, latency: scenario.network.latency(forItem: item, attempt: attempt),
+                    bytes: bytes(ofKey: key), failing: scenario.network.fails(item: item, attempt: attempt), at: time)
+            case .cancel(let id, _):
+                // The request is torn down at once: the load ends now.
+                let transfer = Int(id.serial)
+                transfers.cancel(transfer, at: time)
+                loads[transfer] = nil
+                _ = scheduler.loadDidFail(id, isTransient: false)
+            case .reprioritize:
+                break
+            }
+        }
+    }
+
+    /// Handles network completions and retry timers up to `time`, in time order.
+    mutating func processEvents(until time: Duration) {
+        while true {
+            let completion = transfers.nextCompletion()
+            let timer = retryTimers.first
+            if let completion, completion.time <= time, timer.map({ completion.time <= $0.time }) ?? true {
+                complete(completion.id, at: completion.time)
+            } else if let timer, timer.time <= time {
+                retryTimers.removeFirst()
+                scheduler.retryTimerFired(timer.id)
+                drainActions(at: timer.time)
+            } else {
+                return
+            }
+        }
+    }
+
+    mutating func complete(_ transfer: Int, at time: Duration) {
+        let completion = transfers.complete(transfer, at: time)
+        guard let load = loads.removeValue(forKey: transfer) else { return }
+        if completion.failed {
+            failures[load.key, default: 0] += 1
+            switch scheduler.loadDidFail(load.id, isTransient: true) {
+            case .retry(let delay):
+                let timer = (time: time + delay, id: load.id)
+                let index = retryTimers.firstIndex { $0.time > timer.time } ?? retryTimers.endIndex
+                retryTimers.insert(timer, at: index)
+            case .deliver, .discarded:
+                break
+            }
+        } else if scheduler.loadDidSucceed(load.id) != nil {
+            markReady(key: load.key, at: time)
+        }
+        drainActions(at: time)
+    }
+
+    mutating func markReady(key: Int, at time: Duration) {
+        completedKeys.append(key)
+        completedBytes += bytes(ofKey: key)
+        for item in items(ofKey: key) where !ready[item] {
+            ready[item] = true
+            cacheBytes += scenario.network.payloadBytes(forItem: item)
+            if let entered = pendingAppearances.removeValue(forKey: item) {
+                timesToContent.append(time - entered)
+            }
+        }
+        peakCacheBytes = max(peakCacheBytes, cacheBytes)
+    }
+
+    // MARK: Frames
+
+    /// What happens when the app starts, before the first frame: `all` and
+    /// the oracle ask for their items, `batch` for its first page.
+    mutating func begin() {
+        switch strategy {
+        case .all:
+            for item in 0..<itemCount { scheduler.addInterest(in: item, priority: .normal, payload: nil) }
+        case .oracle:
+            for item in oracleOrder() { scheduler.addInterest(in: item, priority: .normal, payload: nil) }
+        case .batch:
+            if itemCount > 0 {
+                scheduler.addInterest(in: 0, priority: .normal, payload: nil)
+                requestedPages = 1
+            }
+        case .none, .system, .nuke, .texture:
+            break
+        }
+        drainActions(at: .zero)
+    }
+
+    mutating func showFrame(_ frame: Int, at time: Duration) {
+        let offset = min(max(scenario.trace.offset(at: time), 0), maxOffset)
+        let rect = Rect(origin: Point(x: 0, y: offset), size: scenario.viewport)
+        let visible = layout.itemPaths(in: rect).map { layout.flatIndex(of: $0) }
+        let velocity = previousOffset.map { (offset - $0) / (frameDuration / .seconds(1)) } ?? 0
+        previousOffset = offset
+
+        let second = min(Int(time / .seconds(1)), blankCellFramesPerSecond.count - 1)
+        let wasVisible = Set(previousVisible)
+        for item in visible {
+            visibleCellFrames += 1
+            everVisible[item] = true
+            if !ready[item] {
+                blankCellFrames += 1
+                blankCellFramesPerSecond[second] += 1
+            }
+            guard !wasVisible.contains(item) else { continue }
+            if ready[item] {
+                timesToContent.append(.zero)
+            } else {
+                pendingAppearances[item] = time
+            }
+        }
+
+        // Cells ask for their data when they appear and withdraw when they leave.
+        let isVisible = Set(visible)
+        for item in previousVisible where !isVisible.contains(item) {
+            if let interest = displayInterests.removeValue(forKey: item) { scheduler.withdraw(interest) }
+            // An appearance that ends blank counts the time it was on screen.
+            if let entered = pendingAppearances.removeValue(forKey: item) {
+                timesToContent.append(time - entered)
+            }
+        }
+        if strategy != .batch {
+            for item in visible where !ready[item] && !wasVisible.contains(item) {
+                displayInterests[item] = scheduler.addInterest(in: item, priority: .high, payload: item)
+            }
+        }
+
+        planAhead(at: time, rect: rect, velocity: velocity, visible: visible)
+        drainActions(at: time)
+        previousVisible = visible
+    }
+
+    mutating func planAhead(at time: Duration, rect: Rect, velocity: Double, visible: [Int]) {
+        switch strategy {
+        case .none:
+            break
+        case .all, .oracle:
+            break
+        case .batch:
+            // The tutorial's trigger: the last item asked for is displayed.
+            let lastRequested = requestedPages * SimulationStrategy.pageSize - 1
+            let isBottomReached = visible.last.map { $0 >= lastRequested } ?? false
+            let pageInFlight = !ready[min(itemCount - 1, lastRequested)]
+            if isBottomReached, !pageInFlight, requestedPages * SimulationStrategy.pageSize < itemCount {
+                scheduler.addInterest(in: requestedPages, priority: .normal, payload: nil)
+                requestedPages += 1
+            }
+        case .system, .texture, .nuke:
+            guard var planner else { return }
+            let update = planner.update(ScrollFrame(visibleRect: rect, velocity: velocity, time: time))
+            self.planner = planner
+            for path in update.cancel {
+                let item = layout.flatIndex(of: path)
+                if nukeGroup != nil {
+                    if let interest = nukeInterests.removeValue(forKey: item) { scheduler.withdraw(interest) }
+                } else {
+                    scheduler.withdrawPrefetchInterests(in: item)
+                }
+            }
+            for path in update.prefetch {
+                let item = layout.flatIndex(of: path)
+                guard !ready[item] else { continue }
+                if let group = nukeGroup {
+                    if let interest = nukeInterests[item], scheduler.isLive(interest) { continue }
+                    nukeInterests[item] = scheduler.addInterest(in: item, group: group, payload: nil)
+                } else {
+                    scheduler.addInterest(in: item, priority: .normal, payload: nil)
+                }
+            }
+        }
+    }
+
+    /// Every item the trace will show, earliest first appearance first: the
+    /// oracle's earliest-deadline-first order.
+    func oracleOrder() -> [Int] {
+        var firstSeen: [Int: Int] = [:]
+        for frame in 0..<frameCount {
+            let time = frameDuration * frame
+            let offset = min(max(scenario.trace.offset(at: time), 0), maxOffset)
+            let rect = Rect(origin: Point(x: 0, y: offset), size: scenario.viewport)
+            for path in layout.itemPaths(in: rect) {
+                let item = layout.flatIndex(of: path)
+                if firstSeen[item] == nil { firstSeen[item] = frame }
+            }
+        }
+        return firstSeen.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.map(\.key)
+    }
+
+    // MARK: Results
+
+    mutating func finish() {
+        let end = frameDuration * (frameCount - 1)
+        for (_, entered) in pendingAppearances.sorted(by: { $0.key < $1.key }) {
+            timesToContent.append(end - entered)
+        }
+        pendingAppearances.removeAll()
+    }
+
+    func result() -> StrategyResult {
+        let sorted = timesToContent.sorted()
+        func percentile(_ p: Double) -> Double {
+            guard !sorted.isEmpty else { return 0 }
+            let rank = Int((p * Double(sorted.count)).rounded(.up)) - 1
+            return milliseconds(sorted[min(max(rank, 0), sorted.count - 1)])
+        }
+        var wastedLoads = 0
+        var wastedBytes = 0
+        for key in completedKeys where !items(ofKey: key).contains(where: { everVisible[$0] }) {
+            wastedLoads += 1
+            wastedBytes += bytes(ofKey: key)
+        }
+        let statistics = scheduler.statistics
+        return StrategyResult(
+            name: strategy.rawValue,
+            blankRatio: visibleCellFrames == 0 ? 0 : Double(blankCellFrames) / Double(visibleCellFrames),
+            blankCellFrames: blankCellFrames,
+            visibleCellFrames: visibleCellFrames,
+            ttcP50Ms: percentile(0.5),
+            ttcP95Ms: percentile(0.95),
+            ttcP99Ms: percentile(0.99),
+            ttcMaxMs: sorted.last.map(milliseconds) ?? 0,
+            requests: statistics.loadsStarted,
+            cancellations: statistics.loadsCancelled,
+            completedLoads: completedKeys.count,
+            wastedLoads: wastedLoads,
+            wasteRatio: completedKeys.isEmpty ? 0 : Double(wastedLoads) / Double(completedKeys.count),
+            wastedBytes: wastedBytes,
+            byteWasteRatio: completedBytes == 0 ? 0 : Double(wastedBytes) / Double(completedBytes),
+            bytes: transfers.bytesTransferred,
+            peakCacheBytes: peakCacheBytes,
+            blankCellFramesPerSecond: blankCellFramesPerSecond
+        )
+    }
+
+    func milliseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1_000 + Double(duration.components.attoseconds) / 1e15
+    }
+}

@@ -1,0 +1,39 @@
+/// The results of a simulation: every scenario, every strategy.
+///
+/// Its `Codable` form is the `--json` output of `lookahead simulate`; it holds
+/// no wall-clock figure, so the same seed gives byte-identical JSON.
+public struct SimulationReport: Sendable, Codable, Hashable {
+    public struct Scenario: Sendable, Codable, Hashable {
+        public var name: String
+        public var strategies: [StrategyResult]
+        /// Strategies that beat the oracle, and by how much: a finding to look
+        /// into (the oracle is a strong reference, not a proven optimum).
+        public var findings: [String]
+
+        public init(name: String, strategies: [StrategyResult], findings: [String] = []) {
+            self.name = name
+            self.strategies = strategies
+            self.findings = findings
+        }
+    }
+
+    public var seed: UInt64
+    public var scenarios: [Scenario]
+
+    public init(seed: UInt64, scenarios: [Scenario] = []) {
+        self.seed = seed
+        self.scenarios = scenarios
+    }
+}
+
+extension SimulationReport.Scenario {
+    /// Compares every strategy with the oracle's blank cell-frames.
+    static func findings(for results: [StrategyResult]) -> [String] {
+        guard let oracle = results.first(where: { $0.name == SimulationStrategy.oracle.rawValue }) else { return [] }
+        return results.compactMap { result in
+            guard result.name != oracle.name, result.blankCellFrames < oracle.blankCellFrames else { return nil }
+            return "\(result.name) beats the oracle: \(result.blankCellFrames) blank cell-frames "
+                + "against \(oracle.blankCellFrames) (\(oracle.blankCellFrames - result.blankCellFrames) fewer)"
+        }
+    }
+}

@@ -1,0 +1,186 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// CSV scroll traces: one `time_ms,offset` sample per line.
+///
+/// - Times are milliseconds from the start, decimal, possibly fractional,
+///   never negative and never going back in time (equal times are allowed).
+/// - Offsets are content offsets in points, decimal, finite (negative ones,
+///   from a rubber band, are allowed).
+/// - An optional header `time_ms,offset` may precede the samples (after
+///   blank and comment lines only). Blank lines and lines starting with `#`
+///   are ignored; spaces and tabs around lines and fields are allowed;
+///   `\n`, `\r\n` and `\r` all end a line.
+/// - Numbers are plain decimals with an optional exponent (`12`, `-3.5`,
+///   `1e3`); `inf`, `nan` and hexadecimal are rejected.
+///
+/// Times are kept exactly to the attosecond when written without an
+/// exponent, so `ScrollTrace(csv: trace.csv()) == trace` for every trace
+/// with non-negative times.
+extension ScrollTrace {
+    /// The header line a CSV trace may start with, and `csv()` writes.
+    public static let csvHeader = "time_ms,offset"
+
+    /// Times beyond this many milliseconds (about 31,700 years) are rejected:
+    /// `Duration` would overflow long before a trace became that long.
+    private static let maximumMilliseconds = 1e15
+
+    /// Reads a trace from CSV text.
+    ///
+    /// - Throws: `TraceParseError` naming the first offending line: a wrong
+    ///   number of fields, a field that is not a decimal number, a non-finite
+    ///   number, a negative time, a time before the previous one, or no
+    ///   samples at all.
+    /// - Complexity: O(n) in the length of the text.
+    public init(csv text: String) throws(TraceParseError) {
+        var samples: [Sample] = []
+        var lineNumber = 0
+        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+            lineNumber += 1
+            let line = Self.trimmed(rawLine)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            if samples.isEmpty && line == Self.csvHeader { continue }
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(Self.trimmed)
+            guard fields.count == 2 else {
+                throw TraceParseError(
+                    line: lineNumber, reason: "expected two comma-separated numbers, got '\(line)'")
+            }
+            let time = try Self.time(fields[0], line: lineNumber)
+            let offset = try Self.number(fields[1], named: "offset", line: lineNumber)
+            if let previous = samples.last, time < previous.time {
+                throw TraceParseError(
+                    line: lineNumber,
+                    reason: "time \(fields[0]) ms goes back before \(Self.milliseconds(previous.time)) ms")
+            }
+            samples.append(Sample(time: time, offset: offset))
+        }
+        // A final line break ends the last line rather than starting an empty one, and an empty
+        // text has no lines at all.
+        if text.isEmpty || text.last?.isNewline == true { lineNumber -= 1 }
+        guard !samples.isEmpty else { throw TraceParseError(line: lineNumber, reason: "no samples") }
+        self.init(samples: samples)
+    }
+
+    /// Reads a trace from a CSV file (UTF-8).
+    ///
+    /// - Throws: the file system's error if the file cannot be read, or
+    ///   `TraceParseError` if its contents are malformed.
+    public init(contentsOfCSV path: String) throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        try self.init(csv: String(decoding: data, as: UTF8.self))
+    }
+
+    /// The trace as CSV: the header, then one `time_ms,offset` line per sample.
+    ///
+    /// Times are written exactly (to the attosecond, trailing zeros dropped)
+    /// and offsets in the shortest form that reads back as the same `Double`,
+    /// so reading the text back gives an equal trace.
+    ///
+    /// - Complexity: O(samples).
+    public func csv() -> String {
+        var text = Self.csvHeader + "\n"
+        for sample in samples {
+            text += "\(Self.milliseconds(sample.time)),\(sample.offset)\n"
+        }
+        return text
+    }
+
+    // MARK: - Fields
+
+    /// A time field, in milliseconds.
+    private static func time(_ field: Substring, line: Int) throws(TraceParseError) -> Duration {
+        let value = try number(field, named: "time_ms", line: line)
+        guard value >= 0 else { throw TraceParseError(line: line, reason: "time \(field) ms is negative") }
+        guard value <= maximumMilliseconds else {
+            throw TraceParseError(line: line, reason: "time \(field) ms is too large")
+        }
+        return exactMilliseconds(field) ?? .milliseconds(value)
+    }
+
+    /// A decimal field as a finite `Double`.
+    private static func number(_ field: Substring, named name: String, line: Int) throws(TraceParseError) -> Double {
+        guard isDecimal(field), let value = Double(field) else {
+            throw TraceParseError(line: line, reason: "expected a number for \(name), got '\(field)'")
+        }
+        guard value.isFinite else {
+            throw TraceParseError(line: line, reason: "\(name) \(field) is not finite")
+        }
+        return value
+    }
+
+    /// Whether `text` is `[+-]digits[.digits][(e|E)[+-]digits]` with at least one digit before the exponent.
+    private static func isDecimal(_ text: Substring) -> Bool {
+        var rest = text.utf8[...]
+        func skipDigits() -> Int {
+            let count = rest.prefix(while: { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }).count
+            rest = rest.dropFirst(count)
+            return count
+        }
+        if let sign = rest.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { rest = rest.dropFirst() }
+        var digits = skipDigits()
+        if rest.first == UInt8(ascii: ".") {
+            rest = rest.dropFirst()
+            digits += skipDigits()
+        }
+        guard digits > 0 else { return false }
+        if let e = rest.first, e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+            rest = rest.dropFirst()
+            if let sign = rest.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { rest = rest.dropFirst() }
+            guard skipDigits() > 0 else { return false }
+        }
+        return rest.isEmpty
+    }
+
+    private static let attosecondsPerMillisecond: Int128 = 1_000_000_000_000_000
+
+    /// A non-negative decimal number of milliseconds without an exponent, to
+    /// the attosecond (further digits are dropped); nil for other forms.
+    private static func exactMilliseconds(_ field: Substring) -> Duration? {
+        var text = field.utf8[...]
+        if text.first == UInt8(ascii: "+") { text = text.dropFirst() }
+        guard !text.contains(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") || $0 == UInt8(ascii: "-") })
+        else { return nil }
+        let parts = text.split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false)
+        var whole: Int128 = 0
+        for digit in parts[0] { whole = whole * 10 + Int128(digit - UInt8(ascii: "0")) }
+        var fraction: Int128 = 0
+        var scale = attosecondsPerMillisecond
+        let decimals = parts.count > 1 ? Array(parts[1].prefix(15)) : []
+        for digit in decimals {
+            scale /= 10
+            fraction += Int128(digit - UInt8(ascii: "0")) * scale
+        }
+        return Duration(attoseconds: whole * attosecondsPerMillisecond + fraction)
+    }
+
+    /// `time` in milliseconds, exactly: the whole milliseconds, then up to 15
+    /// decimals without trailing zeros.
+    private static func milliseconds(_ time: Duration) -> String {
+        let attoseconds = time.attoseconds
+        let magnitude = attoseconds.magnitude
+        let perMillisecond = UInt128(attosecondsPerMillisecond)
+        var text = attoseconds < 0 ? "-" : ""
+        text += String(magnitude / perMillisecond)
+        var fraction = magnitude % perMillisecond
+        if fraction != 0 {
+            var digits = 15
+            while fraction % 10 == 0 {
+                fraction /= 10
+                digits -= 1
+            }
+            let decimals = String(fraction)
+            text += "." + String(repeating: "0", count: digits - decimals.count) + decimals
+        }
+        return text
+    }
+
+    /// `text` without surrounding spaces and tabs (and a stray carriage return).
+    private static func trimmed(_ text: Substring) -> Substring {
+        let start = text.firstIndex(where: { !$0.isWhitespace }) ?? text.endIndex
+        let end = text.lastIndex(where: { !$0.isWhitespace }).map(text.index(after:)) ?? start
+        return text[start..<end]
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import LookaheadSimulation
+
+extension SimulationReport {
+    /// One table per scenario, one row per strategy, then any finding.
+    func table(engineTimes: [String: Duration]) -> String {
+        var lines: [String] = []
+        let header = [
+            "strategy", "blank %", "blank cf", "visible cf", "ttc p50", "p95", "p99 ms", "requests", "cancels",
+            "waste %", "waste B %", "MB", "peak MB", "µs/frame",
+        ]
+        let widths = [9, 8, 9, 11, 8, 7, 8, 9, 8, 8, 10, 8, 8, 9]
+        func row(_ cells: [String]) -> String {
+            zip(cells, widths).enumerated().map { index, pair in
+                let (cell, width) = pair
+                let padding = String(repeating: " ", count: max(0, width - cell.count))
+                return index == 0 ? cell + padding : padding + cell
+            }.joined(separator: " ")
+        }
+        for scenario in scenarios {
+            lines.append("")
+            lines.append("scenario \(scenario.name) (seed \(seed))")
+            lines.append(row(header))
+            for result in scenario.strategies {
+                let micros =
+                    engineTimes["\(scenario.name)/\(result.name)"].map {
+                        String(
+                            format: "%.1f",
+                            Double($0.components.attoseconds) / 1e12 + Double($0.components.seconds) * 1e6)
+                    } ?? "-"
+                lines.append(
+                    row([
+                        result.name, String(format: "%.2f", result.blankRatio * 100), "\(result.blankCellFrames)",
+                        "\(result.visibleCellFrames)", String(format: "%.0f", result.ttcP50Ms),
+                        String(format: "%.0f", result.ttcP95Ms), String(format: "%.0f", result.ttcP99Ms),
+                        "\(result.requests)", "\(result.cancellations)",
+                        String(format: "%.1f", result.wasteRatio * 100),
+                        String(format: "%.1f", result.byteWasteRatio * 100),
+                        String(format: "%.1f", Double(result.bytes) / 1_000_000),
+                        String(format: "%.1f", Double(result.peakCacheBytes) / 1_000_000), micros,
+                    ]))
+            }
+            for finding in scenario.findings {
+                lines.append("finding: \(finding)")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import Lookahead
+import Testing
+
+@testable import LookaheadSimulation
+
+@Suite(.timeLimit(.minutes(2)))
+struct SimulatorTests {
+    let viewport = Size(width: 390, height: 844)
+
+    /// A steady scroll from 0 to `distance` over `seconds`, sampled at 60 Hz.
+    func linearTrace(distance: Double, seconds: Int) -> ScrollTrace {
+        let frames = seconds * 60
+        return ScrollTrace(
+            samples: (0...frames).map { frame in
+                ScrollTrace.Sample(
+                    time: .seconds(1) / 60.0 * frame, offset: distance * Double(frame) / Double(frames))
+            })
+    }
+
+    func scenario(
+        rows: Int = 300, rowHeight: Double = 100, latency: NetworkModel.LatencyDistribution,
+        bandwidth: NetworkModel.Bandwidth = .unlimited, concurrency: Int, trace: ScrollTrace, seed: UInt64 = 7
+    ) -> SimulationScenario {
+        SimulationScenario(
+            name: "test", layout: .list(rowHeights: Array(repeating: rowHeight, count: rows)), viewport: viewport,
+            network: NetworkModel(seed: seed, latency: latency, payload: .fixed(bytes: 2_000), bandwidth: bandwidth),
+            maxConcurrentLoads: concurrency, trace: trace)
+    }
+
+    /// Blank cell-frames no strategy can avoid with unlimited concurrency and
+    /// bandwidth: an item is blank while it is visible before its latency has
+    /// elapsed since time zero. Computed from the layout and the trace alone.
+    func analyticLowerBound(_ scenario: SimulationScenario) -> Int {
+        let layout = scenario.makeLayout()
+        let maxOffset = max(0, layout.contentSize.height - scenario.viewport.height)
+        let frameDuration = Duration.seconds(1) / scenario.frameRate
+        let frames = Int((scenario.trace.duration / frameDuration).rounded(.down)) + 1
+        var blank = 0
+        for frame in 0..<frames {
+            let time = frameDuration * frame
+            let offset = min(max(scenario.trace.offset(at: time), 0), maxOffset)
+            for path in layout.itemPaths(in: Rect(origin: Point(x: 0, y: offset), size: scenario.viewport)) {
+                let item = layout.flatIndex(of: path)
+                if time < scenario.network.latency(forItem: item) { blank += 1 }
+            }
+        }
+        return blank
+    }
+
+    @Test func withoutLimitsTheOracleReachesTheAnalyticBoundAndNothingBeatsIt() {
+        // Given unlimited concurrency and bandwidth, seeded log-normal latencies
+        let seed: UInt64 = 11
+        let subject = scenario(
+            latency: .logNormal(median: .milliseconds(300), p99: .seconds(2)), concurrency: 100_000,
+            trace: linearTrace(distance: 12_000, seconds: 10), seed: seed)
+        let bound = analyticLowerBound(subject)
+        #expect(bound > 0)
+
+        // When every strategy runs
+        let simulator = Simulator(scenario: subject)
+        let results = SimulationStrategy.allCases.map { simulator.run($0) }
+
+        // Then the oracle meets the bound exactly and no strategy goes below it
+        let oracle = results.first { $0.name == "oracle" }!
+        #expect(oracle.blankCellFrames == bound, "seed \(seed)")
+        for result in results {
+            #expect(result.blankCellFrames >= bound, "\(result.name), seed \(seed)")
+        }
+    }
+
+    @Test func everyStrategySeesTheSameVisibleCellFrames() {
+        let subject = scenario(
+            latency: .logNormal(median: .milliseconds(120), p99: .milliseconds(800)),
+            bandwidth: .bitsPerSecond(2_000_000), concurrency: 3,
+            trace: ScrollTraceGenerator(
+                seed: 5, style: .flinging, duration: .seconds(20), contentHeight: 30_000, viewportHeight: 844
+            ).makeTrace())
+        let simulator = Simulator(scenario: subject)
+        let visible = Set(SimulationStrategy.allCases.map { simulator.run($0).visibleCellFrames })
+        #expect(visible.count == 1)
+        #expect(visible.first! > 0)
+    }
+
+    @Test func loadingEverythingInstantlyLeavesNoBlank() {
+        let subject = scenario(
+            latency: .fixed(.zero), concurrency: 100_000, trace: linearTrace(distance: 20_000, seconds: 5))
+        let result = Simulator(scenario: subject).run(.all)
+        #expect(result.blankCellFrames == 0)
+        #expect(result.visibleCellFrames > 0)
+        #expect(result.ttcMaxMs == 0)
+    }
+
+    /// Six rows of 400 pt seen through a 400 pt viewport at 10 frames per
+    /// second: row 0 for 300 ms, then row 1 until 1,100 ms. Row 0 takes
+    /// 250 ms to load, row 1 150 ms, the others 1 s.
+    func tinyScenario() -> SimulationScenario {
+        let trace = ScrollTrace(samples: [
+            .init(time: .zero, offset: 0), .init(time: .milliseconds(299), offset: 0),
+            .init(time: .milliseconds(300), offset: 400), .init(time: .milliseconds(1_100), offset: 400),
+        ])
+        let latencies: [Duration] = [.milliseconds(250), .milliseconds(150)] + Array(repeating: .seconds(1), count: 4)
+        return SimulationScenario(
+            name: "tiny", layout: .list(rowHeights: Array(repeating: 400, count: 6)),
+            viewport: Size(width: 390, height: 400), frameRate: 10,
+            network: NetworkModel(seed: 1, latency: .perItem(latencies), payload: .fixed(bytes: 1_000)),
+            maxConcurrentLoads: 6, trace: trace)
+    }
+
+    @Test func aHandComputedScenarioGivesExactlyTheExpectedNumbers() {
+        // Loading on display: row 0 is blank at 0, 100, 200 ms (ready at 250);
+        // row 1, asked for at 300 ms, is blank at 300 and 400 (ready at 450).
+        let none = Simulator(scenario: tinyScenario()).run(.none)
+        #expect(none.visibleCellFrames == 12)
+        #expect(none.blankCellFrames == 5)
+        #expect(none.ttcP50Ms == 150)
+        #expect(none.ttcMaxMs == 250)
+        #expect(none.requests == 2)
+        #expect(none.completedLoads == 2)
+        #expect(none.wastedLoads == 0)
+        #expect(none.bytes == 2_000)
+
+        // The oracle asks for both at 0: row 1 is ready at 150 ms, before it shows.
+        let oracle = Simulator(scenario: tinyScenario()).run(.oracle)
+        #expect(oracle.blankCellFrames == 3)
+        #expect(oracle.ttcMaxMs == 250)
+        #expect(oracle.requests == 2)
+
+        // Loading everything wastes the four rows never shown (loaded at 1 s).
+        let all = Simulator(scenario: tinyScenario()).run(.all)
+        #expect(all.blankCellFrames == 3)
+        #expect(all.completedLoads == 6)
+        #expect(all.wastedLoads == 4)
+        #expect(abs(all.wasteRatio - 4.0 / 6.0) < 1e-12)
+    }
+
+    @Test func aStrategyBeatingTheOracleIsReported() {
+        func result(_ name: String, blank: Int) -> StrategyResult {
+            var result = Simulator(scenario: tinyScenario()).run(.none)
+            result.name = name
+            result.blankCellFrames = blank
+            return result
+        }
+        let findings = SimulationReport.Scenario.findings(for: [
+            result("oracle", blank: 100), result("system", blank: 120), result("texture", blank: 90),
+        ])
+        #expect(findings.count == 1)
+        #expect(findings.first?.contains("texture beats the oracle") == true)
+        #expect(findings.first?.contains("10 fewer") == true)
+    }
+
+    @Test func theSameSeedGivesByteIdenticalJSON() throws {
+        func json(seed: UInt64) throws -> Data {
+            let scenario = SimulationScenario.builtIn(named: "fling", seed: seed, duration: .seconds(5))!
+            let report = SimulationSuite(seed: seed, scenarios: [scenario], strategies: SimulationStrategy.allCases)
+                .run()
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            return try encoder.encode(report)
+        }
+        let first = try json(seed: 42)
+        #expect(try json(seed: 42) == first)
+        #expect(try json(seed: 43) != first)
+    }
+
+    @Test func everyBuiltInScenarioExists() {
+        for name in SimulationScenario.builtInNames {
+            let scenario = SimulationScenario.builtIn(named: name, seed: 1, duration: .seconds(2))
+            #expect(scenario != nil, "\(name)")
+        }
+        #expect(SimulationScenario.builtIn(named: "nope", seed: 1) == nil)
+    }
+}
