@@ -22,8 +22,22 @@ public struct Simulator: Sendable {
     }
 
     /// Runs one strategy, also measuring the wall-clock time its decisions took.
+    ///
+    /// The oracle plans several clairvoyant schedules and keeps the one with
+    /// the fewest blank cell-frames (then the fewest requests): knowing the
+    /// future includes knowing which plan works out.
     public func runTimed(_ strategy: SimulationStrategy) -> (result: StrategyResult, timing: SimulationTiming) {
-        var run = SimulationRun(scenario: scenario, strategy: strategy)
+        guard strategy == .oracle else { return runTimed(strategy, plan: .earliestDeadlineFirst) }
+        let runs = OraclePlan.allCases.map { runTimed(.oracle, plan: $0) }
+        return runs.min {
+            ($0.result.blankCellFrames, $0.result.requests) < ($1.result.blankCellFrames, $1.result.requests)
+        }!
+    }
+
+    func runTimed(
+        _ strategy: SimulationStrategy, plan: OraclePlan
+    ) -> (result: StrategyResult, timing: SimulationTiming) {
+        var run = SimulationRun(scenario: scenario, strategy: strategy, oraclePlan: plan)
         let clock = ContinuousClock()
         let start = clock.now
         run.begin()
@@ -38,12 +52,29 @@ public struct Simulator: Sendable {
     }
 }
 
+/// The oracle's ways of scheduling what it knows it will need.
+enum OraclePlan: CaseIterable {
+    /// Every item that will be seen, asked for at once, earliest first appearance first.
+    case earliestDeadlineFirst
+    /// The same, with the cells' display requests on top: under overload
+    /// they put what is on screen now first, which favours where a fling lands.
+    case earliestDeadlineFirstWithDisplayRequests
+    /// Requests released so that transfers follow one another on the shared
+    /// link, each as late as is still safe, skipping hopeless items.
+    case pipelined
+
+    var issuesDisplayRequests: Bool {
+        self == .earliestDeadlineFirstWithDisplayRequests
+    }
+}
+
 /// The state of one simulated run.
 struct SimulationRun {
     typealias Scheduler = FetchScheduler<Int, Int>
 
     let scenario: SimulationScenario
     let strategy: SimulationStrategy
+    let oraclePlan: OraclePlan
     let layout: any CollectionLayout
     let itemCount: Int
     let frameDuration: Duration
@@ -60,6 +91,9 @@ struct SimulationRun {
     var loads: [Int: (id: Scheduler.LoadID, key: Int, attempt: Int)] = [:]
     var failures: [Int: Int] = [:]
     var retryTimers: [(time: Duration, id: Scheduler.LoadID)] = []
+    /// The oracle's requests, each released at its time (ascending).
+    var releases: [(time: Duration, item: Int)] = []
+    var nextRelease = 0
 
     var ready: [Bool]
     var everVisible: [Bool]
@@ -76,9 +110,10 @@ struct SimulationRun {
     var blankCellFramesPerSecond: [Int]
     var requestedPages = 0
 
-    init(scenario: SimulationScenario, strategy: SimulationStrategy) {
+    init(scenario: SimulationScenario, strategy: SimulationStrategy, oraclePlan: OraclePlan = .earliestDeadlineFirst) {
         self.scenario = scenario
         self.strategy = strategy
+        self.oraclePlan = oraclePlan
         layout = scenario.makeLayout()
         itemCount = layout.totalItemCount
         frameDuration = .seconds(1) / scenario.frameRate
@@ -150,16 +185,32 @@ struct SimulationRun {
         while true {
             let completion = transfers.nextCompletion()
             let timer = retryTimers.first
-            if let completion, completion.time <= time, timer.map({ completion.time <= $0.time }) ?? true {
+            let release = nextRelease < releases.count ? releases[nextRelease] : nil
+            // Ties: completions, then retry timers, then the oracle's releases.
+            var earliest = time
+            if let timer { earliest = min(earliest, timer.time) }
+            if let release { earliest = min(earliest, release.time) }
+            if let completion, completion.time <= earliest {
                 complete(completion.id, at: completion.time)
-            } else if let timer, timer.time <= time {
+            } else if let timer, timer.time <= earliest {
                 retryTimers.removeFirst()
                 scheduler.retryTimerFired(timer.id)
                 drainActions(at: timer.time)
+            } else if let release, release.time <= earliest {
+                processReleases(until: release.time)
             } else {
                 return
             }
         }
+    }
+
+    /// Asks for the oracle's items whose release time has come.
+    mutating func processReleases(until time: Duration) {
+        while nextRelease < releases.count, releases[nextRelease].time <= time {
+            scheduler.addInterest(in: releases[nextRelease].item, priority: .normal, payload: nil)
+            nextRelease += 1
+        }
+        drainActions(at: time)
     }
 
     mutating func complete(_ transfer: Int, at time: Duration) {
@@ -203,7 +254,8 @@ struct SimulationRun {
         case .all:
             for item in 0..<itemCount { scheduler.addInterest(in: item, priority: .normal, payload: nil) }
         case .oracle:
-            for item in oracleOrder() { scheduler.addInterest(in: item, priority: .normal, payload: nil) }
+            releases = oracleReleases()
+            processReleases(until: .zero)
         case .batch:
             if itemCount > 0 {
                 scheduler.addInterest(in: 0, priority: .normal, payload: nil)
@@ -248,7 +300,8 @@ struct SimulationRun {
                 timesToContent.append(time - entered)
             }
         }
-        if strategy != .batch {
+        // Pages carry batch's items, and the oracle's plan already covers every item it will show.
+        if strategy != .batch, strategy != .oracle || oraclePlan.issuesDisplayRequests {
             for item in visible where !ready[item] && !wasVisible.contains(item) {
                 displayInterests[item] = scheduler.addInterest(in: item, priority: .high, payload: item)
             }
@@ -299,10 +352,57 @@ struct SimulationRun {
         }
     }
 
-    /// Every item the trace will show, earliest first appearance first: the
-    /// oracle's earliest-deadline-first order.
-    func oracleOrder() -> [Int] {
+    /// When the oracle asks for each item it will need, following its plan.
+    ///
+    /// Items are taken earliest deadline (first appearance) first. `pipelined`
+    /// predicts each load's end from the concurrency slots and, on a shared
+    /// link, releases each request so that its time to first byte overlaps
+    /// the transfer before it and its own transfer starts as the link frees
+    /// up (loads that share a link all finish late; loads in sequence finish
+    /// in deadline order); it leaves out an item that would arrive after its
+    /// last appearance, which would never show its content and would only
+    /// delay the others. No simple clairvoyant schedule is provably optimal
+    /// under these limits; the best of the plans is the reference.
+    func oracleReleases() -> [(time: Duration, item: Int)] {
+        let (order, lastSeen) = oracleDeadlines()
+        switch oraclePlan {
+        case .earliestDeadlineFirst, .earliestDeadlineFirstWithDisplayRequests:
+            return order.map { (.zero, $0) }
+        case .pipelined:
+            break
+        }
+        var bitsPerSecond: Double?
+        if case .bitsPerSecond(let rate) = scenario.network.bandwidth { bitsPerSecond = rate }
+        var linkFree = Duration.zero
+        var slotEnds = Array(repeating: Duration.zero, count: min(scenario.maxConcurrentLoads, max(1, order.count)))
+        var releases: [(time: Duration, item: Int, rank: Int)] = []
+        for (rank, item) in order.enumerated() {
+            let latency = scenario.network.latency(forItem: item)
+            let slot = slotEnds.indices.min { slotEnds[$0] < slotEnds[$1] }!
+            let release: Duration
+            let end: Duration
+            if let bitsPerSecond {
+                let transfer = Duration.seconds(Double(bytes(ofKey: item)) * 8 / bitsPerSecond)
+                release = max(slotEnds[slot], linkFree - latency, .zero)
+                end = max(release + latency, linkFree) + transfer
+            } else {
+                release = .zero
+                end = slotEnds[slot] + latency
+            }
+            guard end <= lastSeen[item]! else { continue }
+            if bitsPerSecond != nil { linkFree = end }
+            slotEnds[slot] = end
+            releases.append((release, item, rank))
+        }
+        releases.sort { ($0.time, $0.rank) < ($1.time, $1.rank) }
+        return releases.map { ($0.time, $0.item) }
+    }
+
+    /// Every item the trace will show, earliest first appearance first (the
+    /// oracle's earliest-deadline-first order), and when each is last seen.
+    func oracleDeadlines() -> (order: [Int], lastSeen: [Int: Duration]) {
         var firstSeen: [Int: Int] = [:]
+        var lastSeen: [Int: Duration] = [:]
         for frame in 0..<frameCount {
             let time = frameDuration * frame
             let offset = min(max(scenario.trace.offset(at: time), 0), maxOffset)
@@ -310,9 +410,11 @@ struct SimulationRun {
             for path in layout.itemPaths(in: rect) {
                 let item = layout.flatIndex(of: path)
                 if firstSeen[item] == nil { firstSeen[item] = frame }
+                lastSeen[item] = time
             }
         }
-        return firstSeen.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.map(\.key)
+        let order = firstSeen.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.map(\.key)
+        return (order, lastSeen)
     }
 
     // MARK: Results

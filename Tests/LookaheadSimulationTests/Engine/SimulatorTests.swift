@@ -120,11 +120,14 @@ struct SimulatorTests {
         #expect(none.wastedLoads == 0)
         #expect(none.bytes == 2_000)
 
-        // The oracle asks for both at 0: row 1 is ready at 150 ms, before it shows.
+        // The oracle knows row 0 cannot arrive (250 ms) before it leaves the
+        // screen (last shown at 200 ms), so it asks only for row 1, which is
+        // ready at 150 ms, before it shows. Row 0's appearance ends blank
+        // after the 300 ms it was on screen.
         let oracle = Simulator(scenario: tinyScenario()).run(.oracle)
         #expect(oracle.blankCellFrames == 3)
-        #expect(oracle.ttcMaxMs == 250)
-        #expect(oracle.requests == 2)
+        #expect(oracle.ttcMaxMs == 300)
+        #expect(oracle.requests == 1)
 
         // Loading everything wastes the four rows never shown (loaded at 1 s).
         let all = Simulator(scenario: tinyScenario()).run(.all)
