@@ -81,7 +81,7 @@ struct SimulateCommand: ParsableCommand {
             do {
                 return try ScrollTrace(contentsOfCSV: path)
             } catch {
-                throw ValidationError("\(path): \(error)")
+                throw CommandError("\(path): \(error)")
             }
         }
         let names = scenarioNames.isEmpty ? SimulationScenario.builtInNames : scenarioNames
@@ -114,14 +114,7 @@ struct SimulateCommand: ParsableCommand {
         }
         progress.finish()
 
-        if let chart {
-            do {
-                try SimulationChart(report: report).svg().write(toFile: chart, atomically: true, encoding: .utf8)
-                StandardStreams.writeError("wrote \(chart)\n")
-            } catch {
-                throw ValidationError("cannot write the chart to \(chart): \(error)")
-            }
-        }
+        // Results first: a chart that cannot be written must not lose them.
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
@@ -129,7 +122,25 @@ struct SimulateCommand: ParsableCommand {
         } else {
             StandardStreams.write(report.table(engineTimes: engineTimes))
         }
+        if let chart {
+            do {
+                try SimulationChart(report: report).svg().write(toFile: chart, atomically: true, encoding: .utf8)
+                StandardStreams.writeError("wrote \(chart)\n")
+            } catch {
+                throw CommandError("cannot write the chart to \(chart): \(error.localizedDescription)")
+            }
+        }
     }
 }
 
 extension SimulationStrategy: ExpressibleByArgument {}
+
+/// A failure while running a command (as opposed to bad arguments): printed
+/// as `Error: …` without the usage text.
+struct CommandError: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}

@@ -3,7 +3,7 @@ import Testing
 @testable import Lookahead
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct ExampleFeedDataSourceTests {
     typealias Fixtures = ViewFixtures
     typealias Feed = ExampleFeedDataSource<Int, FeedPayload>
