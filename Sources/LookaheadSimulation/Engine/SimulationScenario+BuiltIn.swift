@@ -17,7 +17,7 @@ extension SimulationScenario {
     public static func builtIn(named name: String, seed: UInt64, duration: Duration? = nil) -> SimulationScenario? {
         let viewport = Size(width: 390, height: 844)
         func feedRows() -> [Double] {
-            var random = ScenarioRandom(seed: seed ^ 0xFEED)
+            var random = TraceRandom(seed: seed ^ 0xFEED)
             return (0..<10_000).map { _ in 60 + Double(random.next() % 121) }
         }
         func trace(_ style: ScrollTraceGenerator.Style, _ length: Duration, contentHeight: Double) -> ScrollTrace {
@@ -50,21 +50,5 @@ extension SimulationScenario {
         default:
             return nil
         }
-    }
-}
-
-/// SplitMix64 for scenario data (row heights), independent of the trace's and
-/// the network's generators.
-struct ScenarioRandom {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,5 +1,5 @@
-/// SplitMix64: a small, fast, seeded generator, so that a trace replays
-/// exactly from its seed.
+/// SplitMix64: a small, fast, seeded generator, so that a trace (and a
+/// built-in scenario's row heights) replays exactly from its seed.
 ///
 /// The generator draws its own doubles (`uniform(_:)`, `chance(_:)`) from the
 /// top 53 bits rather than through `Double.random(in:using:)`, whose sampling
