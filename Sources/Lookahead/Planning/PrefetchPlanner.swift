@@ -29,6 +29,10 @@ public struct PrefetchPlanner: Sendable {
     /// Whether prefetch calls are made at all (`isPrefetchingEnabled`).
     public private(set) var isEnabled: Bool
 
+    /// The loader's queue; a driver updates it before each frame for
+    /// policies that plan in time.
+    public var loadQueue = LoadQueueState()
+
     var lastFrame: ScrollFrame?
     var needsFirstLayout = true
 
@@ -67,8 +71,9 @@ public struct PrefetchPlanner: Sendable {
         needsFirstLayout = false
         guard isEnabled else { return Update() }
 
-        let context = PrefetchContext(
+        var context = PrefetchContext(
             frame: frame, visibleItems: visibleItems, direction: direction, isFirstLayout: isFirstLayout)
+        context.loadQueue = loadQueue
         let window = policy.window(for: context, layout: layout)
         let wanted = Set(window)
         var update = Update()
@@ -89,6 +94,13 @@ public struct PrefetchPlanner: Sendable {
         self.isEnabled = isEnabled
         guard !isEnabled else { return Update() }
         return cancelAll()
+    }
+
+    /// Tells a policy that learns from load durations how long one took.
+    public mutating func observeLoadDuration(_ duration: Duration) {
+        guard var observing = policy as? any PrefetchWindowPolicy & LoadDurationObserving else { return }
+        observing.observeLoadDuration(duration)
+        policy = observing
     }
 
     /// Switches to another policy; the next frame plans with it.

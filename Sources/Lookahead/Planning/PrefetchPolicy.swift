@@ -9,6 +9,8 @@
 public enum PrefetchPolicy: Sendable {
     case system
     case screens(leading: Double = 2.5, trailing: Double = 1.5)
+    /// Lookahead's own: each item in time for its predicted appearance (see ``AdaptivePrefetchPolicy``).
+    case adaptive
     case custom(any PrefetchWindowPolicy)
 
     /// A fresh policy instance, with its own state.
@@ -16,6 +18,7 @@ public enum PrefetchPolicy: Sendable {
         switch self {
         case .system: SystemPrefetchPolicy()
         case .screens(let leading, let trailing): ScreensPrefetchPolicy(leading: leading, trailing: trailing)
+        case .adaptive: AdaptivePrefetchPolicy()
         case .custom(let policy): policy
         }
     }
@@ -31,6 +34,8 @@ public struct PrefetchContext: Sendable {
     public var direction: ScrollDirection
     /// True for the first frame after the layout was set up or reloaded.
     public var isFirstLayout: Bool
+    /// The loader's queue, as the driver last reported it.
+    public var loadQueue: LoadQueueState = LoadQueueState()
 
     @inlinable
     public init(frame: ScrollFrame, visibleItems: [ItemPath], direction: ScrollDirection, isFirstLayout: Bool) {
@@ -39,6 +44,25 @@ public struct PrefetchContext: Sendable {
         self.direction = direction
         self.isFirstLayout = isFirstLayout
     }
+}
+
+/// How busy the loader is: policies that plan in time add the wait in the queue.
+public struct LoadQueueState: Hashable, Sendable {
+    public var running: Int
+    public var pending: Int
+    public var maxConcurrentLoads: Int
+
+    public init(running: Int = 0, pending: Int = 0, maxConcurrentLoads: Int = 6) {
+        self.running = running
+        self.pending = pending
+        self.maxConcurrentLoads = max(1, maxConcurrentLoads)
+    }
+}
+
+/// A policy that learns from how long loads take.
+public protocol LoadDurationObserving {
+    /// One load took `duration` from request to data.
+    mutating func observeLoadDuration(_ duration: Duration)
 }
 
 /// Decides, frame by frame, which items should be held prefetched.

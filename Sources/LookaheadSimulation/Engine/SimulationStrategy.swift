@@ -19,6 +19,8 @@ public enum SimulationStrategy: String, CaseIterable, Sendable, Codable {
     case nuke
     /// Texture's preload range: 2.5 screens ahead, 1.5 behind.
     case texture
+    /// Lookahead's own: each item in time for its predicted appearance (`PrefetchPolicy.adaptive`).
+    case adaptive
     /// Knows the whole trace and every latency; asks only for items that
     /// will be seen, earliest appearance first, under the same limits.
     case oracle

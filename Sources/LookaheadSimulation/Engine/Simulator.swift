@@ -88,7 +88,7 @@ struct SimulationRun {
     var nukeInterests: [Int: Scheduler.InterestID] = [:]
     var displayInterests: [Int: Scheduler.InterestID] = [:]
     /// Loads on the network, by transfer id (the scheduler's load serial).
-    var loads: [Int: (id: Scheduler.LoadID, key: Int, attempt: Int)] = [:]
+    var loads: [Int: (id: Scheduler.LoadID, key: Int, attempt: Int, start: Duration)] = [:]
     var failures: [Int: Int] = [:]
     var retryTimers: [(time: Duration, id: Scheduler.LoadID)] = []
     /// The oracle's requests, each released at its time (ascending).
@@ -131,6 +131,8 @@ struct SimulationRun {
             planner = PrefetchPlanner(layout: layout, policy: .system)
         case .texture:
             planner = PrefetchPlanner(layout: layout, policy: .screens(leading: 2.5, trailing: 1.5))
+        case .adaptive:
+            planner = PrefetchPlanner(layout: layout, policy: .adaptive)
         case .nuke:
             planner = PrefetchPlanner(layout: layout, policy: .system)
             nukeGroup = scheduler.makeGroup(priority: .low, admissionLimit: 2)
@@ -163,7 +165,7 @@ struct SimulationRun {
             case .start(let id, let key, _):
                 let attempt = failures[key, default: 0]
                 let transfer = Int(id.serial)
-                loads[transfer] = (id, key, attempt)
+                loads[transfer] = (id, key, attempt, time)
                 let item = items(ofKey: key).lowerBound
                 transfers.start(
                     transfer, latency: scenario.network.latency(forItem: item, attempt: attempt),
@@ -227,6 +229,8 @@ struct SimulationRun {
                 break
             }
         } else if scheduler.loadDidSucceed(load.id) != nil {
+            // What a fetcher's statistics would tell the policy.
+            planner?.observeLoadDuration(time - load.start)
             markReady(key: load.key, at: time)
         }
         drainActions(at: time)
@@ -261,7 +265,7 @@ struct SimulationRun {
                 scheduler.addInterest(in: 0, priority: .normal, payload: nil)
                 requestedPages = 1
             }
-        case .none, .system, .nuke, .texture:
+        case .none, .system, .nuke, .texture, .adaptive:
             break
         }
         drainActions(at: .zero)
@@ -327,8 +331,11 @@ struct SimulationRun {
                 scheduler.addInterest(in: requestedPages, priority: .normal, payload: nil)
                 requestedPages += 1
             }
-        case .system, .texture, .nuke:
+        case .system, .texture, .nuke, .adaptive:
             guard var planner else { return }
+            planner.loadQueue = LoadQueueState(
+                running: scheduler.runningCount, pending: scheduler.pendingCount,
+                maxConcurrentLoads: scenario.maxConcurrentLoads)
             let update = planner.update(ScrollFrame(visibleRect: rect, velocity: velocity, time: time))
             self.planner = planner
             for path in update.cancel {

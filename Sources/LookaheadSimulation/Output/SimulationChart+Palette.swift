@@ -16,6 +16,8 @@ extension SimulationChart {
         case SimulationStrategy.system.rawValue: "#0072B2"
         case SimulationStrategy.nuke.rawValue: "#56B4E9"
         case SimulationStrategy.texture.rawValue: "#009E73"
+        // Lookahead's own policy stands out: the only red.
+        case SimulationStrategy.adaptive.rawValue: "#E3242B"
         case SimulationStrategy.oracle.rawValue: oracleColour
         default: spareColours[Int(stableHash(strategy) % UInt64(spareColours.count))]
         }

@@ -205,9 +205,11 @@ struct SimulationChartTests {
         let builtIn = SimulationStrategy.allCases.map { SimulationChart.colour(for: $0.rawValue) }
         #expect(Set(builtIn).count == builtIn.count)
         #expect(SimulationChart.colour(for: "oracle") == SimulationChart.oracleColour)
-        let adaptive = SimulationChart.colour(for: "adaptive")
-        #expect(SimulationChart.spareColours.contains(adaptive))
-        #expect(!builtIn.contains(adaptive))
+        // A strategy the palette does not know gets a spare colour, the same every time.
+        let unknown = SimulationChart.colour(for: "tomorrow's policy")
+        #expect(SimulationChart.spareColours.contains(unknown))
+        #expect(!builtIn.contains(unknown))
+        #expect(SimulationChart.colour(for: "tomorrow's policy") == unknown)
     }
 
     // MARK: - Helpers

@@ -1,0 +1,48 @@
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// UIScrollView's deceleration, as closed forms.
+///
+/// A released scroll view loses velocity at a constant rate per millisecond:
+/// `UIScrollView.DecelerationRate.normal` is 0.998, so the velocity after
+/// `t` ms is `v·0.998^t` and the distance travelled is
+/// `v/1000 · (1 − 0.998^t) / (−ln 0.998)`. It comes to rest
+/// `v·0.998/(1 − 0.998)/1000 = 0.499·v` points away (the projection Apple's
+/// WWDC 2018 "Designing Fluid Interfaces" uses). Velocities are in points per
+/// second, distances in points, times in seconds; signs follow the velocity.
+public enum ScrollPhysics {
+    /// The fraction of velocity kept per millisecond.
+    public static let decelerationRate = 0.998
+
+    static let decayPerMillisecond = -log(decelerationRate)
+
+    /// Where a fling released at `velocity` comes to rest, relative to where it was released.
+    @inlinable
+    public static func projectedDistance(velocity: Double) -> Double {
+        velocity * decelerationRate / (1 - decelerationRate) / 1_000
+    }
+
+    /// The distance travelled `seconds` after release.
+    public static func distance(after seconds: Double, velocity: Double) -> Double {
+        guard seconds > 0 else { return 0 }
+        return velocity / 1_000 * (1 - pow(decelerationRate, seconds * 1_000)) / decayPerMillisecond
+    }
+
+    /// How long after release the fling has travelled `distance` (same sign
+    /// as the velocity), or `nil` if it comes to rest first.
+    ///
+    /// - Complexity: O(1).
+    public static func time(toTravel distance: Double, velocity: Double) -> Double? {
+        guard distance > 0 else { return distance == 0 ? 0 : nil }
+        let speed = abs(velocity)
+        guard speed > 0 else { return nil }
+        let fraction = 1 - distance * decayPerMillisecond * 1_000 / speed
+        guard fraction > 0 else { return nil }
+        return log(fraction) / log(decelerationRate) / 1_000
+    }
+}

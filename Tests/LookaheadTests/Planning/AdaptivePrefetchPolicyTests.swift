@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+
+@testable import Lookahead
+
+@Suite(.timeLimit(.minutes(1)))
+struct AdaptivePrefetchPolicyTests {
+    let viewport = Size(width: 390, height: 844)
+
+    @Test func aFlingComesToRestAtItsProjectedDistance() {
+        // 0.499·v, and the closed form of the distance at a few times
+        for velocity in [500.0, 3_000, 8_000] {
+            #expect(abs(ScrollPhysics.projectedDistance(velocity: velocity) - 0.499 * velocity) < 1e-9)
+            let k = -log(0.998)
+            for milliseconds in [16.0, 100, 500, 2_000] {
+                let expected = velocity / 1_000 * (1 - pow(0.998, milliseconds)) / k
+                #expect(abs(ScrollPhysics.distance(after: milliseconds / 1_000, velocity: velocity) - expected) < 1e-9)
+            }
+            // After ten seconds it has all but stopped, just short of the projection.
+            let far = ScrollPhysics.distance(after: 10, velocity: velocity)
+            #expect(far < ScrollPhysics.projectedDistance(velocity: velocity) * 1.002)
+            #expect(far > ScrollPhysics.projectedDistance(velocity: velocity) * 0.99)
+        }
+    }
+
+    @Test func theTimeToTravelInvertsTheDistance() {
+        for velocity in [800.0, 6_000] {
+            for seconds in [0.05, 0.3, 1.2] {
+                let distance = ScrollPhysics.distance(after: seconds, velocity: velocity)
+                let time = ScrollPhysics.time(toTravel: distance, velocity: velocity)
+                #expect(time.map { abs($0 - seconds) < 1e-9 } == true)
+            }
+            // Beyond where the fling stops, an item never appears.
+            #expect(ScrollPhysics.time(toTravel: 0.5 * velocity, velocity: velocity) == nil)
+        }
+    }
+
+    @Test func theEstimatorConvergesOnAKnownDistribution() {
+        // Given durations uniform over 100…1,099 ms, shuffled with a seed
+        var random = SeededRandom(seed: 0xE57)
+        var estimator = LoadDurationEstimator(quantile: 0.9, prior: .milliseconds(300), capacity: 1_000)
+        #expect(estimator.estimate == .milliseconds(300))
+        var durations = (0..<1_000).map { Duration.milliseconds(100 + $0) }
+        durations.shuffle(using: &random)
+        for duration in durations { estimator.record(duration) }
+
+        // Then its 90th percentile is the 900th smallest: 999 ms
+        #expect(estimator.estimate == .milliseconds(999), "seed 0xE57")
+
+        // And it follows a change: after 1,000 loads of 50 ms, the old ones are forgotten
+        for _ in 0..<1_000 { estimator.record(.milliseconds(50)) }
+        #expect(estimator.estimate == .milliseconds(50))
+    }
+
+    func list(rows: Int = 2_000) -> ListLayout {
+        ListLayout(width: 390, rowHeight: 100, rowCount: rows)
+    }
+
+    func context(
+        _ layout: ListLayout, offset: Double, velocity: Double, queue: LoadQueueState = LoadQueueState()
+    )
+        -> PrefetchContext
+    {
+        let rect = Rect(origin: Point(x: 0, y: offset), size: viewport)
+        var context = PrefetchContext(
+            frame: ScrollFrame(visibleRect: rect, velocity: velocity), visibleItems: layout.itemPaths(in: rect),
+            direction: velocity < 0 ? .backward : .forward, isFirstLayout: false)
+        context.loadQueue = queue
+        return context
+    }
+
+    @Test func itemsAreOrderedByPredictedAppearanceAndNothingVisibleIsAsked() {
+        let layout = list()
+        var policy = AdaptivePrefetchPolicy()
+        let context = context(layout, offset: 50_000, velocity: 900)
+        let window = policy.window(for: context, layout: layout)
+        #expect(!window.isEmpty)
+        #expect(Set(window).isDisjoint(with: context.visibleItems))
+        let ahead = window.filter { layout.frame(at: $0).minY >= 50_844 }
+        #expect(ahead.map(\.item) == ahead.map(\.item).sorted())
+    }
+
+    @Test func slowerLoadsAndLongerQueuesReachFurtherAhead() {
+        // Given the same motion
+        let layout = list()
+        var fast = AdaptivePrefetchPolicy()
+        for _ in 0..<50 { fast.observeLoadDuration(.milliseconds(50)) }
+        var slow = AdaptivePrefetchPolicy()
+        for _ in 0..<50 { slow.observeLoadDuration(.milliseconds(900)) }
+
+        // When each plans a frame of a fling at 8,000 pt/s
+        let quick = fast.window(for: context(layout, offset: 50_000, velocity: 8_000), layout: layout)
+        let patient = slow.window(for: context(layout, offset: 50_000, velocity: 8_000), layout: layout)
+        var queued = AdaptivePrefetchPolicy()
+        for _ in 0..<50 { queued.observeLoadDuration(.milliseconds(900)) }
+        let busy = queued.window(
+            for: context(
+                layout, offset: 50_000, velocity: 8_000, queue: LoadQueueState(pending: 12, maxConcurrentLoads: 6)),
+            layout: layout)
+
+        // Then the slower the loads and the longer the queue, the further it asks
+        #expect(quick.count < patient.count)
+        #expect(patient.count < busy.count)
+    }
+
+    @Test func aWobbleCausesNoCancelAndRestartChurn() {
+        // Given a planner scrolling down steadily with the adaptive policy
+        let layout = list()
+        var planner = PrefetchPlanner(layout: layout, policy: .adaptive)
+        var offset = 40_000.0
+        for frame in 0..<60 {
+            offset += 10
+            _ = planner.update(
+                ScrollFrame(
+                    visibleRect: Rect(origin: Point(x: 0, y: offset), size: viewport), velocity: 600,
+                    time: .milliseconds(frame * 16)))
+        }
+
+        // When the direction wobbles for a few frames (up 2 pt, down 2 pt)
+        var cancelled: [ItemPath] = []
+        var asked: [ItemPath] = []
+        for frame in 60..<80 {
+            offset += frame.isMultiple(of: 2) ? -2 : 2
+            let update = planner.update(
+                ScrollFrame(
+                    visibleRect: Rect(origin: Point(x: 0, y: offset), size: viewport),
+                    velocity: frame.isMultiple(of: 2) ? -120 : 120, time: .milliseconds(frame * 16)))
+            cancelled += update.cancel
+            asked += update.prefetch
+        }
+
+        // Then nothing it had asked for ahead is cancelled and asked for again
+        #expect(Set(cancelled).isDisjoint(with: Set(asked)))
+        #expect(cancelled.filter { layout.frame(at: $0).minY >= offset + 844 }.isEmpty)
+    }
+
+    @Test func restingKeepsASmallWindowOnBothSides() {
+        let layout = list()
+        var policy = AdaptivePrefetchPolicy()
+        let window = policy.window(for: context(layout, offset: 50_000, velocity: 0), layout: layout)
+        let frames = window.map { layout.frame(at: $0) }
+        #expect(frames.contains { $0.maxY <= 50_000 })
+        #expect(frames.contains { $0.minY >= 50_844 })
+        let visible = Rect(x: 0, y: 50_000, width: 390, height: 844)
+        let reach = policy.restingScreens * 844
+        #expect(frames.allSatisfy { $0.verticalDistance(to: visible) <= reach })
+        #expect(frames.contains { $0.verticalDistance(to: visible) > reach - 100 })
+    }
+}
