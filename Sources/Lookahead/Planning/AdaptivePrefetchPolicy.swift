@@ -128,9 +128,12 @@ public struct AdaptivePrefetchPolicy: PrefetchWindowPolicy, LoadDurationObservin
         var window = wanted.map(\.path)
 
         // Hysteresis: keep what was asked for while it stays within a wider
-        // reach on either side, so a wobble does not cancel and restart it.
-        let keepTop = visible.minY - max(reach, screen) * 1.5
-        let keepBottom = visible.maxY + max(reach, screen) * 1.5
+        // reach on either side, so a wobble does not cancel and restart it;
+        // only a fast fling lets go of what it has passed (half a screen back).
+        let keepAhead = max(reach, screen) * 1.5
+        let keepBehind = speed >= flingSpeed ? max(behind, screen / 2) : keepAhead
+        let keepTop = visible.minY - (forward ? keepBehind : keepAhead)
+        let keepBottom = visible.maxY + (forward ? keepAhead : keepBehind)
         let chosen = Set(window)
         for path in held where !chosen.contains(path) && !visibleSet.contains(path) {
             // After a reload or batch update a held path may no longer exist.
