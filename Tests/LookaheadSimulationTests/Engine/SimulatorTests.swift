@@ -166,6 +166,20 @@ struct SimulatorTests {
         #expect(try json(seed: 43) != first)
     }
 
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func theAdaptivePolicyLeavesFewerBlanksThanUIKitsWindowInFlings(seed: UInt64) {
+        // Given 20 s of long flings with reversals over the feed's table
+        let scenario = SimulationScenario.builtIn(named: "fling", seed: seed, duration: .seconds(20))!
+        let simulator = Simulator(scenario: scenario)
+
+        // When UIKit's window and the adaptive policy both run
+        let system = simulator.run(.system)
+        let adaptive = simulator.run(.adaptive)
+
+        // Then the adaptive policy leaves fewer blank cell-frames
+        #expect(adaptive.blankCellFrames < system.blankCellFrames, "seed \(seed)")
+    }
+
     @Test func everyBuiltInScenarioExists() {
         for name in SimulationScenario.builtInNames {
             let scenario = SimulationScenario.builtIn(named: name, seed: 1, duration: .seconds(2))
