@@ -1,0 +1,155 @@
+/// Loads a paged list through a user closure, a page at a time, ahead of the
+/// user: the driver of ``PagingStateMachine``.
+///
+/// The pager performs the machine's actions — a load runs in a task, a retry
+/// sleeps on the injected clock, a cancellation cancels the load's task — and
+/// feeds the outcomes back. Decisions are all the machine's; state lives
+/// behind one lock, and `onChange` is called with the lock released.
+///
+/// Errors conforming to ``TransientError`` are retried with the configured
+/// backoff; others fail the page at once and surface in ``appendState``,
+/// ``prependState`` or ``refreshState`` until ``retry()``.
+public final class Pager<Item: Identifiable & Sendable>: Sendable {
+    public typealias Loader = @Sendable (PageRequest) async throws -> Page<Item>
+
+    private struct State {
+        var machine: PagingStateMachine<Item>
+        /// The task working for each request, with a serial so that a task
+        /// that ends late does not forget its successor for the same request.
+        var tasks: [PageRequest: (serial: Int, task: Task<Void, Never>)] = [:]
+        var nextSerial = 0
+        var onChange: (@Sendable () -> Void)?
+    }
+
+    private let state: LockedValue<State>
+    private let load: Loader
+    private let sleep: @Sendable (Duration) async throws -> Void
+
+    /// Creates a pager; call ``start()`` to load the first page.
+    ///
+    /// - Parameters:
+    ///   - configuration: page size, prefetch distance, `maxSize`, retries.
+    ///   - clock: the clock retry delays are measured on.
+    ///   - load: loads one page; called at most once at a time per end of the list.
+    public init(
+        configuration: PagingConfiguration,
+        clock: some Clock<Duration> = ContinuousClock(),
+        load: @escaping Loader
+    ) {
+        state = LockedValue(State(machine: PagingStateMachine(configuration: configuration)))
+        self.load = load
+        sleep = { duration in try await clock.sleep(for: duration) }
+    }
+
+    deinit {
+        state.withLock { state in
+            for entry in state.tasks.values { entry.task.cancel() }
+        }
+    }
+
+    // MARK: Queries
+
+    /// The loaded items, in list order, without placeholders.
+    public var items: [Item] { state.withLock { Array($0.machine.items) } }
+    /// The rows the list shows: loaded items and placeholders.
+    public var itemCount: Int { state.withLock { $0.machine.itemCount } }
+    /// The item at `index`, or `nil` for a placeholder.
+    public func item(at index: Int) -> Item? { state.withLock { $0.machine.item(at: index) } }
+    /// The state of loading after the last loaded page.
+    public var appendState: PagingLoadState { state.withLock { $0.machine.appendState } }
+    /// The state of loading before the first loaded page.
+    public var prependState: PagingLoadState { state.withLock { $0.machine.prependState } }
+    /// The state of the first load or last refresh.
+    public var refreshState: PagingLoadState { state.withLock { $0.machine.refreshState } }
+
+    /// Called, without the lock held and on no particular thread, after every
+    /// change to the items or the load states.
+    public var onChange: (@Sendable () -> Void)? {
+        get { state.withLock { $0.onChange } }
+        set { state.withLock { $0.onChange = newValue } }
+    }
+
+    // MARK: Events
+
+    /// Loads the first page.
+    public func start() { send { $0.start() } }
+    /// Reloads the list from its start.
+    public func refresh() { send { $0.refresh() } }
+    /// Retries every failed page.
+    public func retry() { send { $0.retry() } }
+    /// The UI displayed, or asked for, the item at `index`.
+    public func accessed(index: Int) { send { $0.accessed(index: index) } }
+
+    /// The adaptive variant of ``accessed(index:)``: see
+    /// ``PagingStateMachine/accessed(index:velocity:observedPageLatency:)``.
+    public func accessed(index: Int, velocity itemsPerSecond: Double, observedPageLatency: Duration) {
+        send { $0.accessed(index: index, velocity: itemsPerSecond, observedPageLatency: observedPageLatency) }
+    }
+
+    // MARK: Driving
+
+    private func send(
+        endingTask: (request: PageRequest, serial: Int)? = nil,
+        _ event: (inout PagingStateMachine<Item>) -> [PagingStateMachine<Item>.Action]
+    ) {
+        let onChange = state.withLock { state in
+            if let endingTask, state.tasks[endingTask.request]?.serial == endingTask.serial {
+                state.tasks[endingTask.request] = nil
+            }
+            let actions = event(&state.machine)
+            perform(actions, in: &state)
+            return state.onChange
+        }
+        onChange?()
+    }
+
+    /// Starts tasks for the actions. Runs with the lock held: a task only
+    /// starts running its body after the lock is released.
+    private func perform(_ actions: [PagingStateMachine<Item>.Action], in state: inout State) {
+        for action in actions {
+            switch action {
+            case .load(let request):
+                state.nextSerial += 1
+                let serial = state.nextSerial
+                let task = Task { [weak self, load] in
+                    let result: Result<Page<Item>, any Error>
+                    do {
+                        result = .success(try await load(request))
+                    } catch {
+                        result = .failure(error)
+                    }
+                    self?.finish(request, serial: serial, with: result)
+                }
+                state.tasks[request] = (serial, task)
+            case .retry(let request, let delay):
+                state.nextSerial += 1
+                let serial = state.nextSerial
+                let task = Task { [weak self, sleep] in
+                    do {
+                        try await sleep(delay)
+                    } catch {
+                        return
+                    }
+                    self?.send(endingTask: (request, serial)) { $0.retryTimerFired(request) }
+                }
+                state.tasks[request] = (serial, task)
+            case .cancel(let request):
+                state.tasks.removeValue(forKey: request)?.task.cancel()
+            case .dropped:
+                break
+            }
+        }
+    }
+
+    private func finish(_ request: PageRequest, serial: Int, with result: Result<Page<Item>, any Error>) {
+        send(endingTask: (request, serial)) { machine in
+            switch result {
+            case .success(let page):
+                return machine.pageLoaded(request: request, page: page)
+            case .failure(let error):
+                let isTransient = error is any TransientError && !(error is CancellationError)
+                return machine.pageFailed(request: request, error: "\(error)", isTransient: isTransient)
+            }
+        }
+    }
+}
