@@ -7,9 +7,9 @@ extension SimulationReport {
         var lines: [String] = []
         let header = [
             "strategy", "blank %", "blank cf", "visible cf", "ttc p50", "p95", "p99 ms", "requests", "cancels",
-            "waste %", "waste B %", "MB", "peak MB", "µs/frame",
+            "waste %", "waste B %", "MB", "peak MB", "bottom s", "µs/frame",
         ]
-        let widths = [9, 8, 9, 11, 8, 7, 8, 9, 8, 8, 10, 8, 8, 9]
+        let widths = [11, 8, 9, 11, 8, 7, 8, 9, 8, 8, 10, 8, 8, 9, 9]
         func row(_ cells: [String]) -> String {
             zip(cells, widths).enumerated().map { index, pair in
                 let (cell, width) = pair
@@ -37,7 +37,8 @@ extension SimulationReport {
                         String(format: "%.1f", result.wasteRatio * 100),
                         String(format: "%.1f", result.byteWasteRatio * 100),
                         String(format: "%.1f", Double(result.bytes) / 1_000_000),
-                        String(format: "%.1f", Double(result.peakCacheBytes) / 1_000_000), micros,
+                        String(format: "%.1f", Double(result.peakCacheBytes) / 1_000_000),
+                        String(format: "%.1f", result.bottomWaitMs / 1_000), micros,
                     ]))
             }
             for finding in scenario.findings {

@@ -1,4 +1,4 @@
-public import Lookahead
+import Lookahead
 
 extension SimulationScenario {
     /// The names of the built-in scenarios, in the order they run.

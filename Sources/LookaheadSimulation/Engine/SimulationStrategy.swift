@@ -21,10 +21,18 @@ public enum SimulationStrategy: String, CaseIterable, Sendable, Codable {
     case texture
     /// Lookahead's own: each item in time for its predicted appearance (`PrefetchPolicy.adaptive`).
     case adaptive
+    /// Lookahead's pages (`PagingStateMachine`): 3 pages at first, the next
+    /// one when the user is predicted to reach the end within a page's latency.
+    case paged
+    /// The same pages, the next one asked for a page before the end (Paging 3's default).
+    case pagedFixed = "paged-fixed"
     /// Knows the whole trace and every latency; asks only for items that
     /// will be seen, earliest appearance first, under the same limits.
     case oracle
 
-    /// Items per page for `batch`.
+    /// Items per page for `batch`, `paged` and `paged-fixed`.
     public static let pageSize = 15
+
+    /// Whether the strategy loads pages rather than items.
+    public var loadsPages: Bool { self == .batch || self == .paged || self == .pagedFixed }
 }

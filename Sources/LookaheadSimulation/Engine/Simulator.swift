@@ -109,6 +109,13 @@ struct SimulationRun {
     var blankCellFrames = 0
     var blankCellFramesPerSecond: [Int]
     var requestedPages = 0
+    var pager: PagingStateMachine<SimulatedItem>?
+    /// The pager's requests in flight, by offset (their load key).
+    var pageRequests: [Int: PageRequest] = [:]
+    /// The items each of the pager's requests covers, kept for the waste count.
+    var pageRanges: [Int: Range<Int>] = [:]
+    var pageLatency = LoadDurationEstimator(quantile: 0.9, prior: .milliseconds(500), capacity: 32)
+    var bottomWait = Duration.zero
 
     init(scenario: SimulationScenario, strategy: SimulationStrategy, oraclePlan: OraclePlan = .earliestDeadlineFirst) {
         self.scenario = scenario
@@ -136,6 +143,9 @@ struct SimulationRun {
         case .nuke:
             planner = PrefetchPlanner(layout: layout, policy: .system)
             nukeGroup = scheduler.makeGroup(priority: .low, admissionLimit: 2)
+        case .paged, .pagedFixed:
+            planner = nil
+            pager = PagingStateMachine(configuration: PagingConfiguration(pageSize: SimulationStrategy.pageSize))
         case .none, .all, .batch, .oracle:
             planner = nil
         }
@@ -145,6 +155,7 @@ struct SimulationRun {
 
     /// The items a load key covers: one item, or a page for `batch`.
     func items(ofKey key: Int) -> Range<Int> {
+        if pager != nil { return pageRanges[key] ?? key..<key }
         guard strategy == .batch else { return key..<(key + 1) }
         let start = key * SimulationStrategy.pageSize
         return start..<min(itemCount, start + SimulationStrategy.pageSize)
@@ -232,6 +243,10 @@ struct SimulationRun {
             // What a fetcher's statistics would tell the policy.
             planner?.observeLoadDuration(time - load.start)
             markReady(key: load.key, at: time)
+            if pager != nil {
+                pageLatency.record(time - load.start)
+                pageLoaded(key: load.key, at: time)
+            }
         }
         drainActions(at: time)
     }
@@ -264,6 +279,12 @@ struct SimulationRun {
             if itemCount > 0 {
                 scheduler.addInterest(in: 0, priority: .normal, payload: nil)
                 requestedPages = 1
+            }
+        case .paged, .pagedFixed:
+            if var pager {
+                let actions = pager.start()
+                self.pager = pager
+                perform(actions)
             }
         case .none, .system, .nuke, .texture, .adaptive:
             break
@@ -304,8 +325,11 @@ struct SimulationRun {
                 timesToContent.append(time - entered)
             }
         }
-        // Pages carry batch's items, and the oracle's plan already covers every item it will show.
-        if strategy != .batch, strategy != .oracle || oraclePlan.issuesDisplayRequests {
+        // Pages carry their items, and the oracle's plan already covers every item it will show.
+        if strategy.loadsPages, let last = visible.last, last >= loadedPrefix() {
+            bottomWait += frameDuration
+        }
+        if !strategy.loadsPages, strategy != .oracle || oraclePlan.issuesDisplayRequests {
             for item in visible where !ready[item] && !wasVisible.contains(item) {
                 displayInterests[item] = scheduler.addInterest(in: item, priority: .high, payload: item)
             }
@@ -322,6 +346,20 @@ struct SimulationRun {
             break
         case .all, .oracle:
             break
+        case .paged, .pagedFixed:
+            guard var pager, let last = visible.last else { return }
+            let actions: [PagingStateMachine<SimulatedItem>.Action]
+            if strategy == .paged {
+                // Items per second, from points per second and the average item height.
+                let itemsPerPoint = Double(itemCount) / max(layout.contentSize.height, 1)
+                actions = pager.accessed(
+                    index: last, velocity: velocity * itemsPerPoint,
+                    observedPageLatency: pageLatency.estimate)
+            } else {
+                actions = pager.accessed(index: last)
+            }
+            self.pager = pager
+            perform(actions)
         case .batch:
             // The tutorial's trigger: the last item asked for is displayed.
             let lastRequested = requestedPages * SimulationStrategy.pageSize - 1
@@ -424,6 +462,43 @@ struct SimulationRun {
         return (order, lastSeen)
     }
 
+    // MARK: Pages
+
+    /// Performs the pager's actions through the scheduler (display requests
+    /// and pages share one fetcher in every strategy).
+    mutating func perform(_ actions: [PagingStateMachine<SimulatedItem>.Action]) {
+        for action in actions {
+            switch action {
+            case .load(let request):
+                guard case .offset(let offset) = request.key else { continue }
+                pageRequests[offset] = request
+                pageRanges[offset] = offset..<min(itemCount, offset + request.limit)
+                scheduler.addInterest(in: offset, priority: .normal, payload: nil)
+            case .cancel(let request):
+                guard case .offset(let offset) = request.key else { continue }
+                scheduler.withdrawPrefetchInterests(in: offset)
+                pageRequests[offset] = nil
+            case .retry, .dropped:
+                // The scheduler retries failed loads itself; there is no maxSize here.
+                break
+            }
+        }
+    }
+
+    mutating func pageLoaded(key: Int, at time: Duration) {
+        guard var pager, let request = pageRequests.removeValue(forKey: key) else { return }
+        let range = key..<min(itemCount, key + request.limit)
+        let actions = pager.pageLoaded(request: request, page: Page(items: range.map(SimulatedItem.init)))
+        self.pager = pager
+        perform(actions)
+    }
+
+    /// How many items from the top are loaded without a gap.
+    func loadedPrefix() -> Int {
+        if let pager { return pager.count }
+        return ready.firstIndex(of: false) ?? itemCount
+    }
+
     // MARK: Results
 
     mutating func finish() {
@@ -466,11 +541,21 @@ struct SimulationRun {
             byteWasteRatio: completedBytes == 0 ? 0 : Double(wastedBytes) / Double(completedBytes),
             bytes: transfers.bytesTransferred,
             peakCacheBytes: peakCacheBytes,
-            blankCellFramesPerSecond: blankCellFramesPerSecond
+            blankCellFramesPerSecond: blankCellFramesPerSecond,
+            bottomWaitMs: milliseconds(bottomWait)
         )
     }
 
     func milliseconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) * 1_000 + Double(duration.components.attoseconds) / 1e15
+    }
+}
+
+/// An item of the simulated list, for the pager (identity is its index).
+struct SimulatedItem: Identifiable, Sendable, Hashable {
+    let id: Int
+
+    init(_ id: Int) {
+        self.id = id
     }
 }

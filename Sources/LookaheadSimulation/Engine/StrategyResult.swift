@@ -37,6 +37,9 @@ public struct StrategyResult: Sendable, Codable, Hashable {
     public var peakCacheBytes: Int
     /// Blank cell-frames in each second of the run, for the chart.
     public var blankCellFramesPerSecond: [Int]
+    /// For strategies that load pages: how long the user looked at the end of
+    /// the loaded list, waiting for the next page (0 for the others).
+    public var bottomWaitMs: Double
 }
 
 /// Wall-clock cost of running a strategy's decisions (not part of the JSON).

@@ -240,13 +240,15 @@ struct SimulationChartTests {
     private func sample(_ name: String, index: Int) -> StrategyResult {
         let visible = 72_000
         let blank = (index * 1_237) % 9_000
+        let wasted = index * 37 % 800
+        let perSecond: [Int] = (0..<120).map { second in (second * (index + 3) * 7) % (40 + index * 10) }
         return StrategyResult(
             name: name, blankRatio: Double(blank) / Double(visible), blankCellFrames: blank, visibleCellFrames: visible,
             ttcP50Ms: 0, ttcP95Ms: Double(index) * 40, ttcP99Ms: Double(index) * 90, ttcMaxMs: 2_000,
-            requests: 900 + index, cancellations: index, completedLoads: 800, wastedLoads: index * 37 % 800,
-            wasteRatio: Double(index * 37 % 800) / 800, wastedBytes: index * 70_000,
-            byteWasteRatio: Double(index * 37 % 800) / 800 * 0.9, bytes: 80_000_000, peakCacheBytes: 50_000_000,
-            blankCellFramesPerSecond: (0..<120).map { second in (second * (index + 3) * 7) % (40 + index * 10) })
+            requests: 900 + index, cancellations: index, completedLoads: 800, wastedLoads: wasted,
+            wasteRatio: Double(wasted) / 800, wastedBytes: index * 70_000,
+            byteWasteRatio: Double(wasted) / 800 * 0.9, bytes: 80_000_000, peakCacheBytes: 50_000_000,
+            blankCellFramesPerSecond: perSecond, bottomWaitMs: 0)
     }
 }
 
@@ -255,5 +257,5 @@ extension StrategyResult {
     fileprivate static let zero = StrategyResult(
         name: "zero", blankRatio: 0, blankCellFrames: 0, visibleCellFrames: 0, ttcP50Ms: 0, ttcP95Ms: 0, ttcP99Ms: 0,
         ttcMaxMs: 0, requests: 0, cancellations: 0, completedLoads: 0, wastedLoads: 0, wasteRatio: 0, wastedBytes: 0,
-        byteWasteRatio: 0, bytes: 0, peakCacheBytes: 0, blankCellFramesPerSecond: [0, 0])
+        byteWasteRatio: 0, bytes: 0, peakCacheBytes: 0, blankCellFramesPerSecond: [0, 0], bottomWaitMs: 0)
 }
