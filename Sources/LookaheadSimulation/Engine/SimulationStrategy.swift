@@ -21,7 +21,8 @@ public enum SimulationStrategy: String, CaseIterable, Sendable, Codable {
     case texture
     /// Lookahead's own: each item in time for its predicted appearance (`PrefetchPolicy.adaptive`).
     case adaptive
-    /// Lookahead's pages (`PagingStateMachine`): 3 pages at first, the next
+    /// Lookahead's pages (`PagingStateMachine`): one page at first (on a slow
+    /// link a 3-page first load keeps the first screen blank longer), the next
     /// one when the user is predicted to reach the end within a page's latency.
     case paged
     /// The same pages, the next one asked for a page before the end (Paging 3's default).

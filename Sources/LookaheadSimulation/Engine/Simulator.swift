@@ -145,7 +145,9 @@ struct SimulationRun {
             nukeGroup = scheduler.makeGroup(priority: .low, admissionLimit: 2)
         case .paged, .pagedFixed:
             planner = nil
-            pager = PagingStateMachine(configuration: PagingConfiguration(pageSize: SimulationStrategy.pageSize))
+            pager = PagingStateMachine(
+                configuration: PagingConfiguration(
+                    pageSize: SimulationStrategy.pageSize, initialLoadSize: SimulationStrategy.pageSize))
         case .none, .all, .batch, .oracle:
             planner = nil
         }
