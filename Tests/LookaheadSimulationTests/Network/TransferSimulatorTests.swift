@@ -186,7 +186,7 @@ struct TransferSimulatorTests {
     @Test func equalSharingFinishesLoadsInSizeOrderAtAnalyticTimes() {
         for seed: UInt64 in 1...20 {
             // Given 2–12 loads of random sizes, all transferring from time zero
-            var random = TestRandom(seed: seed)
+            var random = TraceRandom(seed: seed)
             let bitsPerSecond = 1_000_000 + Double(random.next() % 50_000_000)
             let sizes = (0..<(2 + Int(random.next() % 11))).map { _ in 1 + Int(random.next() % 200_000) }
             var transfers = TransferSimulator(bandwidth: .bitsPerSecond(bitsPerSecond))
@@ -216,7 +216,7 @@ struct TransferSimulatorTests {
         for seed: UInt64 in 1...20 {
             // Given random loads starting at random times with random latencies,
             // a few of them cancelled, on a 10 Mbit/s link
-            var random = TestRandom(seed: seed)
+            var random = TraceRandom(seed: seed)
             let bitsPerSecond = 10_000_000.0
             var transfers = TransferSimulator(bandwidth: .bitsPerSecond(bitsPerSecond))
             var events: [(time: Duration, id: Int, latency: Duration, bytes: Int, cancelAfter: Duration?)] = []
@@ -287,20 +287,5 @@ struct TransferSimulatorTests {
             let bits = Double(events.reduce(0) { $0 + $1.bytes }) * 8
             #expect(abs(bits / bitsPerSecond - busy) < 1e-6, "seed \(seed): busy \(busy) s")
         }
-    }
-}
-
-/// SplitMix64, so that each randomized case replays from the seed it reports.
-private struct TestRandom {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
