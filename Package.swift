@@ -18,6 +18,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // The core: depends on swift-collections only, builds unchanged on Apple platforms.
@@ -40,13 +43,50 @@ let package = Package(
             path: "Benchmarks/LookaheadBenchmarks",
             swiftSettings: strictSettings
         ),
+        // The local feed server (a Hacker-News-style API with latency and fault
+        // injection) for the demo, the real replay and the integration tests.
+        .target(
+            name: "LookaheadServer",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The HTTP loader that plugs into AsyncFetcher.
+        .target(
+            name: "LookaheadHTTP",
+            dependencies: [
+                "Lookahead",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // Real-network drivers: the terminal demo and the real-time replay of a
+        // simulator scenario against the feed server.
+        .target(
+            name: "LookaheadLive",
+            dependencies: [
+                "Lookahead",
+                "LookaheadSimulation",
+                "LookaheadServer",
+                "LookaheadHTTP",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "lookahead",
             dependencies: [
                 "Lookahead",
                 "LookaheadSimulation",
                 "LookaheadBenchmarks",
+                "LookaheadServer",
+                "LookaheadHTTP",
+                "LookaheadLive",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -58,6 +98,23 @@ let package = Package(
         .testTarget(
             name: "LookaheadSimulationTests",
             dependencies: ["LookaheadSimulation", "Lookahead"],
+            swiftSettings: strictSettings
+        ),
+        // Loopback integration tests: each starts its own server on port 0.
+        .testTarget(
+            name: "LookaheadNetworkTests",
+            dependencies: [
+                "Lookahead",
+                "LookaheadServer",
+                "LookaheadHTTP",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "LookaheadLiveTests",
+            dependencies: ["LookaheadLive", "LookaheadSimulation", "Lookahead", "LookaheadServer", "LookaheadHTTP"],
             swiftSettings: strictSettings
         ),
     ]

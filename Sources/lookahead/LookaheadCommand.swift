@@ -6,6 +6,9 @@ struct LookaheadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lookahead",
         abstract: "Simulate, serve and benchmark Lookahead's prefetching.",
-        subcommands: [SimulateCommand.self, BenchCommand.self]
+        subcommands: [
+            SimulateCommand.self,
+            BenchCommand.self,
+        ]
     )
 }

@@ -1,0 +1,2 @@
+// The HTTP loader: see HTTPLoader.
+import AsyncHTTPClient

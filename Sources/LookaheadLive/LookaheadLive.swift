@@ -1,0 +1,2 @@
+// Real-network drivers: the demo and the real replay.
+import Lookahead

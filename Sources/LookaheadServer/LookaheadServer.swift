@@ -1,0 +1,2 @@
+// The feed server: see FeedServer.
+import Hummingbird
