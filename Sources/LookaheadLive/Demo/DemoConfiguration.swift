@@ -1,0 +1,130 @@
+public import Foundation
+public import Logging
+
+/// The demo's settings, checked: every value is in range once one exists.
+public struct DemoConfiguration: Sendable {
+    /// The prefetching strategy shown.
+    public var strategy: DemoStrategy
+    /// How long the scripted scroll runs.
+    public var duration: Duration
+    /// The embedded server's median latency per request.
+    public var latencyMedian: Duration
+    /// The embedded server's 99th-percentile latency per request.
+    public var latencyP99: Duration
+    /// Keys drive the scrolling instead of the script.
+    public var isInteractive: Bool
+    /// A feed server to use instead of the embedded one.
+    public var serverURL: URL?
+    /// The seed of the scripted scroll.
+    public var seed: UInt64
+    /// Frames per second.
+    public var frameRate: Double
+    /// The most loads that run at once.
+    public var maxConcurrentFetches: Int
+    /// How many items the embedded server serves.
+    public var itemCount: Int
+    /// The log level.
+    public var logLevel: Logger.Level
+
+    /// The defaults: adaptive, 15 s, 300 ms median, 1.5 s p99, scripted, 30 fps.
+    public static let defaults = DemoConfiguration(
+        strategy: .adaptive, duration: .seconds(15), latencyMedian: .milliseconds(300),
+        latencyP99: .milliseconds(1_500), isInteractive: false, serverURL: nil, seed: 1, frameRate: 30,
+        maxConcurrentFetches: 6, itemCount: 1_000, logLevel: .info)
+
+    init(
+        strategy: DemoStrategy, duration: Duration, latencyMedian: Duration, latencyP99: Duration,
+        isInteractive: Bool, serverURL: URL?, seed: UInt64, frameRate: Double, maxConcurrentFetches: Int,
+        itemCount: Int, logLevel: Logger.Level
+    ) {
+        self.strategy = strategy
+        self.duration = duration
+        self.latencyMedian = latencyMedian
+        self.latencyP99 = latencyP99
+        self.isInteractive = isInteractive
+        self.serverURL = serverURL
+        self.seed = seed
+        self.frameRate = frameRate
+        self.maxConcurrentFetches = maxConcurrentFetches
+        self.itemCount = itemCount
+        self.logLevel = logLevel
+    }
+
+    /// Checks command-line values and builds a configuration from them.
+    ///
+    /// - Parameters:
+    ///   - strategy: `adaptive`, `system`, `texture` or `none`.
+    ///   - durationSeconds: the scripted scroll's length; above 0, at most an hour.
+    ///   - latencyMedianMilliseconds: above 0.
+    ///   - latencyP99Milliseconds: at least the median.
+    ///   - interactive: keys drive the scrolling; needs the UI.
+    ///   - showsUI: whether the grid is drawn (false for `--no-ui` or when
+    ///     standard output is not a terminal).
+    ///   - server: an `http://` URL of a running feed server, or `nil` for the
+    ///     embedded one.
+    ///   - seed: the seed of the scripted scroll.
+    ///   - frameRate: frames per second, 1 to 120.
+    ///   - concurrency: the most loads at once, 1 to 64.
+    ///   - items: the embedded server's item count, 1 to 100,000.
+    ///   - logLevel: a swift-log level name (`trace` … `critical`).
+    /// - Throws: ``DemoConfigurationError`` naming the option, the value and
+    ///   what was expected.
+    public static func parse(
+        strategy: String = "adaptive", durationSeconds: Double = 15, latencyMedianMilliseconds: Double = 300,
+        latencyP99Milliseconds: Double = 1_500, interactive: Bool = false, showsUI: Bool = true,
+        server: String? = nil, seed: UInt64 = 1, frameRate: Double = 30, concurrency: Int = 6, items: Int = 1_000,
+        logLevel: String = "info"
+    ) throws(DemoConfigurationError) -> DemoConfiguration {
+        guard let parsedStrategy = DemoStrategy(rawValue: strategy) else {
+            throw DemoConfigurationError(
+                "--strategy: unknown strategy '\(strategy)'; expected one of "
+                    + DemoStrategy.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        guard durationSeconds.isFinite, durationSeconds > 0, durationSeconds <= 3_600 else {
+            throw DemoConfigurationError(
+                "--duration: expected seconds above 0 and at most 3600, got \(durationSeconds)")
+        }
+        guard latencyMedianMilliseconds.isFinite, latencyMedianMilliseconds > 0 else {
+            throw DemoConfigurationError(
+                "--latency-median: expected milliseconds above 0, got \(latencyMedianMilliseconds)")
+        }
+        guard latencyP99Milliseconds.isFinite, latencyP99Milliseconds >= latencyMedianMilliseconds else {
+            throw DemoConfigurationError(
+                "--latency-p99: expected at least the median (\(latencyMedianMilliseconds) ms), "
+                    + "got \(latencyP99Milliseconds)")
+        }
+        if interactive && !showsUI {
+            throw DemoConfigurationError(
+                "--interactive: needs the grid on a terminal; drop --no-ui and run it with standard output on a "
+                    + "terminal")
+        }
+        var serverURL: URL?
+        if let server {
+            guard let url = URL(string: server), url.scheme == "http", let host = url.host, !host.isEmpty else {
+                throw DemoConfigurationError(
+                    "--server: expected an http:// URL such as http://127.0.0.1:8080, got '\(server)'")
+            }
+            serverURL = url
+        }
+        guard frameRate.isFinite, frameRate >= 1, frameRate <= 120 else {
+            throw DemoConfigurationError("--frame-rate: expected 1 to 120 frames per second, got \(frameRate)")
+        }
+        guard (1...64).contains(concurrency) else {
+            throw DemoConfigurationError("--concurrency: expected 1 to 64 loads at once, got \(concurrency)")
+        }
+        guard (1...100_000).contains(items) else {
+            throw DemoConfigurationError("--items: expected 1 to 100000 items, got \(items)")
+        }
+        guard let level = Logger.Level(rawValue: logLevel) else {
+            throw DemoConfigurationError(
+                "--log-level: unknown level '\(logLevel)'; expected one of "
+                    + Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        return DemoConfiguration(
+            strategy: parsedStrategy, duration: .milliseconds(Int64((durationSeconds * 1_000).rounded())),
+            latencyMedian: .microseconds(Int64((latencyMedianMilliseconds * 1_000).rounded())),
+            latencyP99: .microseconds(Int64((latencyP99Milliseconds * 1_000).rounded())), isInteractive: interactive,
+            serverURL: serverURL, seed: seed, frameRate: frameRate, maxConcurrentFetches: concurrency,
+            itemCount: items, logLevel: level)
+    }
+}

@@ -1,0 +1,23 @@
+/// Where the demo's items come from: the list of identifiers, and one item
+/// by identifier.
+///
+/// The demo is written against these two closures, so it runs over the
+/// embedded feed server and HTTP loader, a server elsewhere, or the
+/// in-process ``DemoFeed/simulated(itemCount:latencyMedian:latencyP99:seed:clock:)``
+/// feed that tests use.
+public struct DemoFeed: Sendable {
+    /// Loads the identifiers of the items, in display order.
+    public var identifiers: @Sendable () async throws -> [Int]
+    /// Loads one item. Runs in a task that is cancelled when nobody wants the
+    /// item any more; a loader that honours cancellation really stops.
+    public var item: @Sendable (Int) async throws -> DemoItem
+
+    /// Creates a feed from its two loaders.
+    public init(
+        identifiers: @escaping @Sendable () async throws -> [Int],
+        item: @escaping @Sendable (Int) async throws -> DemoItem
+    ) {
+        self.identifiers = identifiers
+        self.item = item
+    }
+}

@@ -1,0 +1,64 @@
+public import Foundation
+import Logging
+
+/// Runs `lookahead demo`: sets up logging, the feed and the terminal, runs a
+/// ``DemoSession``, and gives the terminal back whatever happens.
+public enum DemoRunner {
+    /// Runs the demo and returns its summary; the terminal is restored before
+    /// this returns or throws.
+    ///
+    /// - Parameters:
+    ///   - configuration: the checked settings.
+    ///   - showsUI: draw the grid (standard output is a terminal and
+    ///     `--no-ui` was not given).
+    ///   - logFile: where logs go; without one they go nowhere while the grid
+    ///     is drawn, and to standard error otherwise.
+    /// - Throws: ``DemoConfigurationError`` for an unusable log file,
+    ///   ``DemoTerminalError`` if the terminal cannot be taken over, and what
+    ///   the feed throws while listing the items.
+    @MainActor
+    public static func run(
+        configuration: DemoConfiguration, showsUI: Bool, logFile: String?
+    ) async throws
+        -> DemoSummary
+    {
+        let logger = try makeLogger(level: configuration.logLevel, showsUI: showsUI, logFile: logFile)
+        let terminal = DemoTerminal()
+        terminal.watchInterruptions()
+        let source = try await DemoFeedSource.start(configuration: configuration, logger: logger)
+        let size = showsUI ? DemoTerminal.size() ?? (width: 100, height: 30) : (width: 100, height: 30)
+        do {
+            if showsUI { try terminal.enterFullScreen() }
+            let session = DemoSession(
+                configuration: configuration, feed: source.feed, terminalWidth: max(size.width, 6),
+                terminalHeight: max(size.height, 4), terminal: terminal, logger: logger)
+            let summary = try await session.run()
+            terminal.restore()
+            await source.stop()
+            return summary
+        } catch {
+            terminal.restore()
+            await source.stop()
+            throw error
+        }
+    }
+
+    static func makeLogger(
+        level: Logger.Level, showsUI: Bool, logFile: String?
+    ) throws(DemoConfigurationError)
+        -> Logger
+    {
+        let label = "lookahead.demo"
+        var logger: Logger
+        if let logFile {
+            let handler = try DemoLogHandler(label: label, path: logFile, logLevel: level)
+            logger = Logger(label: label) { _ in handler }
+        } else if showsUI {
+            logger = Logger(label: label) { _ in SwiftLogNoOpLogHandler() }
+        } else {
+            logger = Logger(label: label) { StreamLogHandler.standardError(label: $0) }
+        }
+        logger.logLevel = level
+        return logger
+    }
+}

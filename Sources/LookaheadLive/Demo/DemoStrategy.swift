@@ -1,0 +1,35 @@
+public import Lookahead
+
+/// The prefetching strategies the demo can show, named as the simulator names
+/// them.
+public enum DemoStrategy: String, CaseIterable, Sendable {
+    /// Lookahead's own policy: each item in time for its predicted appearance.
+    case adaptive
+    /// UIKit's observed prefetch window.
+    case system
+    /// Texture's preload range: 2.5 screens ahead, 1.5 behind.
+    case texture
+    /// No prefetching: items load only when their cell is asked for.
+    case none
+
+    /// Whether the collection view tells its prefetch data source anything.
+    public var isPrefetchingEnabled: Bool { self != .none }
+
+    /// The collection view's policy for this strategy.
+    ///
+    /// The headless view does not report load durations to its planner, so
+    /// the adaptive policy starts from what the demo knows of the network:
+    /// its estimator's prior is `expectedLoadTime` (the injected 99th
+    /// percentile), the figure it would otherwise learn within a few loads.
+    ///
+    /// - Parameter expectedLoadTime: the slow end of the load durations.
+    public func prefetchPolicy(expectedLoadTime: Duration) -> PrefetchPolicy {
+        switch self {
+        case .adaptive:
+            .custom(
+                AdaptivePrefetchPolicy(estimator: LoadDurationEstimator(quantile: 0.99, prior: expectedLoadTime)))
+        case .system, .none: .system
+        case .texture: .screens(leading: 2.5, trailing: 1.5)
+        }
+    }
+}

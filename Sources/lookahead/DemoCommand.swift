@@ -1,0 +1,82 @@
+import ArgumentParser
+import Foundation
+import LookaheadLive
+
+/// `lookahead demo`: Apple's prefetching sample, live in a terminal.
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Show prefetching live: a grid of cells that turn from white to red as their data lands.",
+        discussion: """
+            Starts the feed server in-process on 127.0.0.1 (or uses --server) with injected latency and \
+            scrolls a grid along a seeded fling trace for --duration seconds, then prints a summary. The rows \
+            just below the viewport are drawn dimmed: that is where prefetching happens. With --interactive: \
+            j/k scroll a row, space flings, g/G go to the top/bottom, q quits. Without a terminal on standard \
+            output (or with --no-ui) it runs the scripted scroll without drawing and prints the summary.
+            """
+    )
+
+    @Option(help: "The prefetching strategy: adaptive, system, texture (2.5 screens ahead, 1.5 behind) or none.")
+    var strategy = "adaptive"
+
+    @Option(help: "How long the scripted scroll runs, in seconds.")
+    var duration: Double = 15
+
+    @Option(help: "The embedded server's median latency, in milliseconds.")
+    var latencyMedian: Double = 300
+
+    @Option(help: "The embedded server's 99th-percentile latency, in milliseconds.")
+    var latencyP99: Double = 1_500
+
+    @Flag(help: "Scroll with the keyboard instead of the script (j/k, space, g/G, q).")
+    var interactive = false
+
+    @Flag(help: "Do not draw the grid; run the scripted scroll and print the summary.")
+    var noUI = false
+
+    @Option(help: "Use the feed server at this URL instead of starting one.")
+    var server: String?
+
+    @Option(help: "The seed of the scripted scroll.")
+    var seed: UInt64 = 1
+
+    @Option(help: "Frames per second.")
+    var frameRate: Double = 30
+
+    @Option(help: "The most loads that run at once.")
+    var concurrency = 6
+
+    @Option(help: "How many items the embedded server serves.")
+    var items = 1_000
+
+    @Option(help: "The log level: trace, debug, info, notice, warning, error or critical.")
+    var logLevel = "info"
+
+    @Option(help: "Write logs to this file (without it, logs go nowhere while the grid is drawn).")
+    var logFile: String?
+
+    var showsUI: Bool { !noUI && isatty(STDOUT_FILENO) != 0 && isatty(STDIN_FILENO) != 0 }
+
+    func makeConfiguration() throws -> DemoConfiguration {
+        do {
+            return try DemoConfiguration.parse(
+                strategy: strategy, durationSeconds: duration, latencyMedianMilliseconds: latencyMedian,
+                latencyP99Milliseconds: latencyP99, interactive: interactive, showsUI: showsUI,
+                server: server, seed: seed, frameRate: frameRate, concurrency: concurrency, items: items,
+                logLevel: logLevel)
+        } catch {
+            throw ValidationError(error.message)
+        }
+    }
+
+    func validate() throws {
+        _ = try makeConfiguration()
+    }
+
+    func run() async throws {
+        let configuration = try makeConfiguration()
+        let summary = try await DemoRunner.run(configuration: configuration, showsUI: showsUI, logFile: logFile)
+        StandardStreams.write(summary.text + "\n")
+        if summary.wasInterrupted { throw ExitCode(130) }
+    }
+}

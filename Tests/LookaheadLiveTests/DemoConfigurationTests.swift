@@ -1,0 +1,92 @@
+import Foundation
+import Lookahead
+import Testing
+
+@testable import LookaheadLive
+
+@Suite("Demo arguments", .timeLimit(.minutes(1)))
+struct DemoConfigurationTests {
+    func message(_ body: () throws(DemoConfigurationError) -> DemoConfiguration) -> String? {
+        do {
+            _ = try body()
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    @Test("the defaults: adaptive, 15 s, 300 ms median, 1.5 s p99, scripted")
+    func defaults() throws {
+        let configuration = try DemoConfiguration.parse()
+        #expect(configuration.strategy == .adaptive)
+        #expect(configuration.duration == .seconds(15))
+        #expect(configuration.latencyMedian == .milliseconds(300))
+        #expect(configuration.latencyP99 == .milliseconds(1_500))
+        #expect(!configuration.isInteractive)
+        #expect(configuration.serverURL == nil)
+        #expect("\(configuration.logLevel)" == "info")
+    }
+
+    @Test("every strategy name parses; texture is 2.5 screens ahead and 1.5 behind; none turns prefetching off")
+    func strategies() throws {
+        for strategy in DemoStrategy.allCases {
+            #expect(try DemoConfiguration.parse(strategy: strategy.rawValue).strategy == strategy)
+        }
+        guard
+            case .screens(leading: let leading, trailing: let trailing) = DemoStrategy.texture.prefetchPolicy(
+                expectedLoadTime: .zero)
+        else {
+            Issue.record("texture is not a screens policy")
+            return
+        }
+        #expect(leading == 2.5 && trailing == 1.5)
+        #expect(!DemoStrategy.none.isPrefetchingEnabled)
+        #expect(DemoStrategy.adaptive.isPrefetchingEnabled)
+    }
+
+    @Test("bad values are rejected with the option, the value and what was expected")
+    func rejections() {
+        #expect(
+            message { () throws(DemoConfigurationError) in try .parse(strategy: "fast") }
+                == "--strategy: unknown strategy 'fast'; expected one of adaptive, system, texture, none")
+        #expect(
+            message { () throws(DemoConfigurationError) in try .parse(durationSeconds: 0) }
+                == "--duration: expected seconds above 0 and at most 3600, got 0.0")
+        #expect(
+            message { () throws(DemoConfigurationError) in try .parse(durationSeconds: .nan) }?.hasPrefix(
+                "--duration:") == true)
+        #expect(
+            message { () throws(DemoConfigurationError) in try .parse(latencyMedianMilliseconds: -1) }
+                == "--latency-median: expected milliseconds above 0, got -1.0")
+        #expect(
+            message { () throws(DemoConfigurationError) in
+                try .parse(latencyMedianMilliseconds: 500, latencyP99Milliseconds: 100)
+            } == "--latency-p99: expected at least the median (500.0 ms), got 100.0")
+        #expect(
+            message { () throws(DemoConfigurationError) in try .parse(interactive: true, showsUI: false) }?
+                .hasPrefix("--interactive: needs the grid on a terminal") == true)
+        #expect(
+            message { () throws(DemoConfigurationError) in try .parse(server: "ftp://example.com") }
+                == "--server: expected an http:// URL such as http://127.0.0.1:8080, got 'ftp://example.com'")
+        #expect(
+            message { () throws(DemoConfigurationError) in try .parse(concurrency: 0) }
+                == "--concurrency: expected 1 to 64 loads at once, got 0")
+        #expect(
+            message { () throws(DemoConfigurationError) in try .parse(logLevel: "loud") }?.hasPrefix(
+                "--log-level: unknown level 'loud'") == true)
+        #expect(
+            message { () throws(DemoConfigurationError) in try .parse(frameRate: 0) }?.hasPrefix("--frame-rate:")
+                == true)
+        #expect(
+            message { () throws(DemoConfigurationError) in try .parse(items: 0) }?.hasPrefix("--items:") == true)
+    }
+
+    @Test("a server URL and fractional milliseconds are kept")
+    func serverAndLatencies() throws {
+        let configuration = try DemoConfiguration.parse(
+            latencyMedianMilliseconds: 12.5, latencyP99Milliseconds: 12.5, server: "http://127.0.0.1:8080")
+        #expect(configuration.serverURL?.port == 8080)
+        #expect(configuration.latencyMedian == .microseconds(12_500))
+        #expect(configuration.latencyP99 == configuration.latencyMedian)
+    }
+}

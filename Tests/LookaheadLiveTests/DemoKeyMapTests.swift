@@ -1,0 +1,86 @@
+import Testing
+
+@testable import LookaheadLive
+
+@Suite("Demo keys and scrolling", .timeLimit(.minutes(1)))
+struct DemoKeyMapTests {
+    @Test("j, k, space, g, G and q map to their actions")
+    func keys() {
+        #expect(DemoKeyMap.action(for: UInt8(ascii: "j")) == .scroll(rows: 1))
+        #expect(DemoKeyMap.action(for: UInt8(ascii: "k")) == .scroll(rows: -1))
+        #expect(DemoKeyMap.action(for: UInt8(ascii: " ")) == .fling)
+        #expect(DemoKeyMap.action(for: UInt8(ascii: "g")) == .top)
+        #expect(DemoKeyMap.action(for: UInt8(ascii: "G")) == .bottom)
+        #expect(DemoKeyMap.action(for: UInt8(ascii: "q")) == .quit)
+        #expect(DemoKeyMap.action(for: 0x03) == .quit)
+        #expect(DemoKeyMap.action(for: UInt8(ascii: "x")) == nil)
+    }
+
+    @Test("a chunk of input gives its actions in order; arrows scroll, a lone Escape quits")
+    func chunks() {
+        #expect(
+            DemoKeyMap.actions(for: Array("jjkx G".utf8)) == [
+                .scroll(rows: 1), .scroll(rows: 1), .scroll(rows: -1), .fling, .bottom,
+            ])
+        #expect(
+            DemoKeyMap.actions(for: [0x1B, 0x5B, 0x42, 0x1B, 0x5B, 0x41]) == [.scroll(rows: 1), .scroll(rows: -1)])
+        #expect(DemoKeyMap.actions(for: [0x1B]) == [.quit])
+    }
+
+    @Test("j and k move a row, clamped to the content")
+    func rowScrolling() {
+        var scroller = DemoScroller(maxOffset: 250, rowHeight: 96)
+        scroller.apply(.scroll(rows: 1))
+        #expect(scroller.offset == 96)
+        scroller.apply(.scroll(rows: 2))
+        #expect(scroller.offset == 250)
+        scroller.apply(.scroll(rows: -1))
+        #expect(scroller.offset == 154)
+        scroller.apply(.top)
+        #expect(scroller.offset == 0)
+        scroller.apply(.scroll(rows: -1))
+        #expect(scroller.offset == 0)
+        scroller.apply(.bottom)
+        #expect(scroller.offset == 250)
+    }
+
+    @Test("space flings in the last direction and decelerates to rest")
+    func fling() {
+        var scroller = DemoScroller(maxOffset: 100_000, rowHeight: 96, flingSpeed: 4_000)
+        scroller.apply(.fling)
+        #expect(scroller.velocity == 4_000)
+        scroller.advance(by: 0.1)
+        let afterOneTenth = scroller.offset
+        #expect(afterOneTenth > 300 && afterOneTenth < 400)
+        #expect(scroller.velocity < 4_000)
+        for _ in 0..<200 { scroller.advance(by: 1.0 / 30) }
+        #expect(scroller.velocity == 0)
+        // It comes to rest 0.499·v away, as UIScrollView does.
+        #expect(abs(scroller.offset - 1_996) < 20)
+
+        // After k, a fling goes up.
+        scroller.apply(.scroll(rows: -1))
+        scroller.apply(.fling)
+        #expect(scroller.velocity == -4_000)
+    }
+
+    @Test("a fling stops at the edge; at the bottom, space flings back up")
+    func flingAtTheEdges() {
+        var scroller = DemoScroller(maxOffset: 500, rowHeight: 96)
+        scroller.apply(.fling)
+        scroller.advance(by: 1)
+        #expect(scroller.offset == 500)
+        #expect(scroller.velocity == 0)
+        scroller.apply(.fling)
+        #expect(scroller.velocity < 0)
+    }
+
+    @Test("quit changes nothing in the scroll state")
+    func quitIsTheDriversBusiness() {
+        var scroller = DemoScroller(maxOffset: 500, rowHeight: 96)
+        scroller.apply(.scroll(rows: 1))
+        let before = scroller
+        scroller.apply(.quit)
+        #expect(scroller == before)
+    }
+}
