@@ -77,6 +77,7 @@ public final class DemoSession {
         let fetcher = AsyncFetcher<Int, DemoItem>(
             maxConcurrentFetches: configuration.maxConcurrentFetches,
             memoryCache: MemoryCache(countLimit: max(1_000, identifiers.count)),
+            isTransient: feed.isTransient,
             load: { id in
                 let item = try await feed.item(id)
                 byteCount.withLock { $0 += item.byteCount }
