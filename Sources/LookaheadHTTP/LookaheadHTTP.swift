@@ -1,2 +1,0 @@
-// The HTTP loader: see HTTPLoader.
-import AsyncHTTPClient

@@ -1,2 +1,0 @@
-// The feed server: see FeedServer.
-import Hummingbird

@@ -1,0 +1,37 @@
+/// One link of limited bandwidth that every response being sent shares.
+///
+/// Each chunk reserves the link for `bytes / bandwidth` seconds after the
+/// chunks reserved before it, and is written when its reservation ends: so
+/// the link never carries more than its bandwidth, and responses in flight
+/// share it in the order their chunks ask (about equally).
+final class SharedLink: Sendable {
+    let bytesPerSecond: Int
+    private let elapsed: @Sendable () -> Duration
+    private let freeAt = LockedValue(Duration.zero)
+
+    /// - Parameters:
+    ///   - bytesPerSecond: the link's capacity (at least 1).
+    ///   - elapsed: the time since some fixed origin, on the server's clock.
+    init(bytesPerSecond: Int, elapsed: @escaping @Sendable () -> Duration) {
+        precondition(bytesPerSecond >= 1, "bandwidth must be at least 1 byte per second")
+        self.bytesPerSecond = bytesPerSecond
+        self.elapsed = elapsed
+    }
+
+    /// The chunk size that keeps each reservation near 50 ms.
+    var chunkSize: Int { max(1, min(64 * 1_024, bytesPerSecond / 20)) }
+
+    /// Reserves the link for `bytes` and returns how long to wait until the
+    /// reservation ends.
+    ///
+    /// - Complexity: O(1).
+    func reserve(bytes: Int) -> Duration {
+        let now = elapsed()
+        let transfer = Duration.seconds(Double(bytes) / Double(bytesPerSecond))
+        let end = freeAt.withLock { freeAt in
+            freeAt = max(freeAt, now) + transfer
+            return freeAt
+        }
+        return end - now
+    }
+}

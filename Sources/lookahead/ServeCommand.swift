@@ -1,0 +1,144 @@
+public import ArgumentParser
+import Dispatch
+import Foundation
+import Logging
+import Lookahead
+import LookaheadServer
+
+/// `lookahead serve`: the feed server, until Ctrl-C.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve a Hacker-News-style feed API with latency and fault injection.",
+        discussion: """
+            Routes: GET /v0/topstories.json[?offset=O&limit=L], /v0/item/{id}.json[?bytes=B], \
+            /v0/image/{id}?size=S. Any of them takes latency_ms=N and fault=500|truncate|stall|malformed. \
+            Prints the base URL, then serves until SIGINT or SIGTERM.
+            """
+    )
+
+    @Option(help: "The address to bind.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to bind; 0 picks a free one.")
+    var port = 0
+
+    @Option(help: "The number of items (ids 1...N).")
+    var items = 10_000
+
+    @Option(help: "The seed of the data set and of random latencies and faults.")
+    var seed: UInt64 = 1
+
+    @Option(help: "The median added latency, in milliseconds.")
+    var latencyMedian: Double?
+
+    @Option(help: "The 99th-percentile added latency, in milliseconds (default: the median).")
+    var latencyP99: Double?
+
+    @Option(help: "A bandwidth cap shared by all responses, in kilobytes (1,000 bytes) per second.")
+    var bandwidth: Double?
+
+    @Option(help: "The fraction of requests answered 500.")
+    var errorRate: Double = 0
+
+    @Option(help: "The fraction of responses cut short.")
+    var truncateRate: Double = 0
+
+    @Option(help: "The fraction of requests never answered.")
+    var stallRate: Double = 0
+
+    @Option(help: "The fraction of responses with a body that is not valid JSON.")
+    var malformedRate: Double = 0
+
+    @Option(help: "The log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel: Logger.Level = .info
+
+    func validate() throws {
+        if !(0...65_535).contains(port) { throw ValidationError("--port must be in 0...65535, got \(port)") }
+        if items < 0 { throw ValidationError("--items must not be negative, got \(items)") }
+        if let latencyMedian, !(latencyMedian >= 0) {
+            throw ValidationError("--latency-median must be at least 0 ms, got \(latencyMedian)")
+        }
+        if let latencyP99 {
+            guard let latencyMedian else { throw ValidationError("--latency-p99 needs --latency-median") }
+            if !(latencyP99 >= latencyMedian) {
+                throw ValidationError("latencies must satisfy median <= p99; got \(latencyMedian) and \(latencyP99)")
+            }
+        }
+        if let bandwidth, !(bandwidth > 0) { throw ValidationError("--bandwidth must be positive, got \(bandwidth)") }
+        let rates = [
+            ("--error-rate", errorRate), ("--truncate-rate", truncateRate), ("--stall-rate", stallRate),
+            ("--malformed-rate", malformedRate),
+        ]
+        for (name, rate) in rates where !(0...1).contains(rate) {
+            throw ValidationError("\(name) must be between 0 and 1, got \(rate)")
+        }
+        let total = rates.reduce(0) { $0 + $1.1 }
+        if total > 1 { throw ValidationError("the fault rates add up to \(total), more than 1") }
+    }
+
+    func makeConfiguration() -> FeedServerConfiguration {
+        let median = Duration.microseconds(Int64((latencyMedian ?? 0) * 1_000))
+        let faults = FaultInjection(
+            latencyMedian: median,
+            latencyP99: latencyP99.map { .microseconds(Int64($0 * 1_000)) } ?? median,
+            bandwidthBytesPerSecond: bandwidth.map { max(1, Int(($0 * 1_000).rounded())) },
+            serverErrorFraction: errorRate,
+            truncatedBodyFraction: truncateRate,
+            stallFraction: stallRate,
+            malformedJSONFraction: malformedRate
+        )
+        return FeedServerConfiguration(host: host, port: port, itemCount: items, seed: seed, faults: faults)
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "lookahead.serve") { label in StreamLogHandler.standardError(label: label) }
+        logger.logLevel = logLevel
+        let server = FeedServer(configuration: makeConfiguration(), logger: logger)
+        let url: URL
+        do {
+            url = try await server.start()
+        } catch {
+            throw CommandError("\(error)")
+        }
+        StandardStreams.write("\(url.absoluteString)\n")
+        let signal = await ShutdownSignals.next()
+        logger.info("received \(signal); stopping")
+        await server.stop()
+    }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}
+
+/// Waits for SIGINT or SIGTERM, whichever comes first.
+enum ShutdownSignals {
+    static func next() async -> String {
+        let signals: [(Int32, String)] = [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")]
+        let sources = signals.map { number, _ in
+            signal(number, SIG_IGN)
+            return DispatchSource.makeSignalSource(signal: number, queue: .global())
+        }
+        defer { sources.forEach { $0.cancel() } }
+        return await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
+            let once = OnceFlag()
+            for (source, (_, name)) in zip(sources, signals) {
+                source.setEventHandler {
+                    if once.claim() { continuation.resume(returning: name) }
+                }
+                source.resume()
+            }
+        }
+    }
+}
+
+/// True for the first caller of `claim()` only.
+private final class OnceFlag: Sendable {
+    private let claimed = LockedValue(false)
+
+    func claim() -> Bool {
+        claimed.withLock { claimed in
+            defer { claimed = true }
+            return !claimed
+        }
+    }
+}
