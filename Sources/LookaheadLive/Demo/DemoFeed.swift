@@ -11,13 +11,19 @@ public struct DemoFeed: Sendable {
     /// Loads one item. Runs in a task that is cancelled when nobody wants the
     /// item any more; a loader that honours cancellation really stops.
     public var item: @Sendable (Int) async throws -> DemoItem
+    /// Whether a failed item load is worth retrying.
+    public var isTransient: @Sendable (any Error) -> Bool
 
     /// Creates a feed from its two loaders.
+    ///
+    /// - Parameter isTransient: which `item` errors the fetcher retries; none by default.
     public init(
         identifiers: @escaping @Sendable () async throws -> [Int],
-        item: @escaping @Sendable (Int) async throws -> DemoItem
+        item: @escaping @Sendable (Int) async throws -> DemoItem,
+        isTransient: @escaping @Sendable (any Error) -> Bool = { _ in false }
     ) {
         self.identifiers = identifiers
         self.item = item
+        self.isTransient = isTransient
     }
 }

@@ -25,6 +25,7 @@ public enum DemoRunner {
         let logger = try makeLogger(level: configuration.logLevel, showsUI: showsUI, logFile: logFile)
         let terminal = DemoTerminal()
         terminal.watchInterruptions()
+        if showsUI { terminal.watchResizes() }
         let source = try await DemoFeedSource.start(configuration: configuration, logger: logger)
         let size = showsUI ? DemoTerminal.size() ?? (width: 100, height: 30) : (width: 100, height: 30)
         do {

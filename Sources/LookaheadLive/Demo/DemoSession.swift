@@ -29,10 +29,10 @@ public final class DemoSession {
     /// The settings of the run.
     public let configuration: DemoConfiguration
     /// How the screen is split and points map to characters.
-    public let geometry: DemoGeometry
+    public private(set) var geometry: DemoGeometry
     let feed: DemoFeed
     let terminal: DemoTerminal?
-    let terminalWidth: Int
+    private(set) var terminalWidth: Int
     let logger: Logger
 
     /// Creates a session.
@@ -77,6 +77,7 @@ public final class DemoSession {
         let fetcher = AsyncFetcher<Int, DemoItem>(
             maxConcurrentFetches: configuration.maxConcurrentFetches,
             memoryCache: MemoryCache(countLimit: max(1_000, identifiers.count)),
+            isTransient: feed.isTransient,
             load: { id in
                 let item = try await feed.item(id)
                 byteCount.withLock { $0 += item.byteCount }
@@ -119,8 +120,13 @@ public final class DemoSession {
             }
             scroller.advance(by: (elapsed - previous) / .seconds(1))
             previous = elapsed
-            let offset = trace?.offset(at: elapsed) ?? scroller.offset
-            collectionView.step(to: Point(x: 0, y: offset), at: elapsed)
+            if let terminal, terminal.isFullScreen, terminal.takeResize(), let size = DemoTerminal.size() {
+                resize(collectionView, toWidth: size.width, height: size.height, itemCount: identifiers.count)
+                scroller.maxOffset = collectionView.contentSize.height - geometry.viewportHeight
+            }
+            collectionView.step(to: Point(x: 0, y: trace?.offset(at: elapsed) ?? scroller.offset), at: elapsed)
+            // The view clamps the offset to its content.
+            let offset = collectionView.contentOffset.y
 
             let frame = makeFrame(
                 collectionView: collectionView, identifiers: identifiers, fetcher: fetcher, offset: offset,
@@ -143,6 +149,19 @@ public final class DemoSession {
             loadsFailed: statistics.loadsFailed, bytes: byteCount.withLock { $0 }, wasInterrupted: wasInterrupted)
         logger.info("demo finished", metadata: ["summary": "\(summary.text)"])
         return summary
+    }
+
+    /// Lays the grid out again for a terminal of the new size. The scripted
+    /// trace keeps its offsets: the view clamps them to the new content.
+    private func resize(_ collectionView: CollectionView, toWidth width: Int, height: Int, itemCount: Int) {
+        geometry = DemoGeometry(terminalWidth: max(width, DemoGeometry.cellWidth), terminalHeight: max(height, 4))
+        terminalWidth = width
+        collectionView.grid.columns = geometry.columns
+        collectionView.bounds = Rect(
+            origin: collectionView.contentOffset,
+            size: Size(width: geometry.contentWidth, height: geometry.viewportHeight))
+        collectionView.layoutIfNeeded()
+        logger.debug("terminal resized", metadata: ["width": "\(width)", "height": "\(height)"])
     }
 
     private func makeCollectionView(dataSource: DemoDataSource) -> CollectionView {

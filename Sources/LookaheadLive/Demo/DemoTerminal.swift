@@ -24,6 +24,7 @@ public final class DemoTerminal: Sendable {
         var isFullScreen = false
         var signalSources: [any DispatchSourceSignal] = []
         var interruptions = 0
+        var resized = false
     }
 
     private let state = LockedValue(State())
@@ -125,6 +126,25 @@ public final class DemoTerminal: Sendable {
             return source
         }
         state.withLock { $0.signalSources += sources }
+    }
+
+    /// Catches SIGWINCH, the terminal's change of size; see `takeResize()`.
+    public func watchResizes() {
+        signal(SIGWINCH, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: signalQueue)
+        source.setEventHandler { [weak self] in
+            self?.state.withLock { $0.resized = true }
+        }
+        source.resume()
+        state.withLock { $0.signalSources.append(source) }
+    }
+
+    /// Whether the terminal changed size since the last call.
+    public func takeResize() -> Bool {
+        state.withLock { state in
+            defer { state.resized = false }
+            return state.resized
+        }
     }
 
     /// Whether the terminal is taken over (between `enterFullScreen()` and `restore()`).
