@@ -13,6 +13,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Lookahead", targets: ["Lookahead"]),
+        .library(name: "LookaheadSimulation", targets: ["LookaheadSimulation"]),
         .executable(name: "lookahead", targets: ["lookahead"]),
     ],
     dependencies: [

@@ -30,22 +30,44 @@ public final class Prefetcher<Key: Hashable & Sendable, Value: Sendable>: Sendab
     public let fetcher: AsyncFetcher<Key, Value>
     let group: FetchScheduler<Key, FetchPayload<Value>>.GroupID
 
-    /// Creates a prefetcher.
+    /// Where this prefetcher puts what it loads: `.memory` (decoded values in
+    /// the fetcher's cache) or `.disk` (see ``init(diskPrefetchingFor:maxConcurrentRequestCount:priority:)``).
+    public let destination: PrefetchDestination
+    /// Whether a key needs no prefetch: it is in the destination already.
+    let isAvailable: @Sendable (Key) -> Bool
+
+    /// Creates a prefetcher with the `.memory` destination: values land in
+    /// `fetcher`'s memory cache.
     ///
     /// - Parameters:
     ///   - fetcher: the fetcher to load through.
     ///   - maxConcurrentRequestCount: the most of this prefetcher's keys being
     ///     fetched at once (at least 1).
     ///   - priority: the priority of every prefetch.
-    public init(
+    public convenience init(
         fetcher: AsyncFetcher<Key, Value>,
         maxConcurrentRequestCount: Int = 2,
         priority: FetchPriority = .low
+    ) {
+        let cache = fetcher.memoryCache
+        self.init(
+            fetcher: fetcher, destination: .memory, isAvailable: { cache.value(forKey: $0) != nil },
+            maxConcurrentRequestCount: maxConcurrentRequestCount, priority: priority)
+    }
+
+    init(
+        fetcher: AsyncFetcher<Key, Value>,
+        destination: PrefetchDestination,
+        isAvailable: @escaping @Sendable (Key) -> Bool,
+        maxConcurrentRequestCount: Int,
+        priority: FetchPriority
     ) {
         precondition(
             maxConcurrentRequestCount >= 1,
             "maxConcurrentRequestCount must be at least 1, got \(maxConcurrentRequestCount)")
         self.fetcher = fetcher
+        self.destination = destination
+        self.isAvailable = isAvailable
         self.group = fetcher.core.update { state, _ in
             let group = state.scheduler.makeGroup(priority: priority, admissionLimit: maxConcurrentRequestCount)
             state.prefetchers[group.index] = FetcherCore.PrefetcherBook()
@@ -61,20 +83,22 @@ public final class Prefetcher<Key: Hashable & Sendable, Value: Sendable>: Sendab
         }
     }
 
-    /// Adds `keys` to the set to prefetch, in order. Keys already cached are
-    /// skipped (and counted in `skippedCount`); keys already in the set stay
+    /// Adds `keys` to the set to prefetch, in order. Keys already in the
+    /// destination (cached in memory, or on disk) are skipped (and counted in
+    /// `skippedCount`); keys already in the set stay
     /// where they are. An empty array does nothing.
     ///
     /// - Complexity: O(`keys.count`).
     public func startPrefetching(with keys: [Key]) {
         guard !keys.isEmpty else { return }
         let group = self.group
-        let cache = fetcher.memoryCache
+        // Asked before taking the fetcher's lock: a disk lookup hashes the key.
+        let available = keys.map(isAvailable)
         fetcher.core.update { state, effects in
             guard var book = state.prefetchers[group.index] else { return }
             var skippedAny = false
-            for key in keys where book.interests[key] == nil {
-                if cache.value(forKey: key) != nil {
+            for (key, isAvailable) in zip(keys, available) where book.interests[key] == nil {
+                if isAvailable {
                     book.skipped += 1
                     skippedAny = true
                     continue

@@ -10,12 +10,16 @@
 ///   durations (fed back by the driver), plus the wait in the loader's queue.
 /// - It asks for an item when its predicted appearance falls within that
 ///   estimate plus a margin, earliest appearance first.
-/// - In a fast fling it skips items that would be on screen only briefly as
-///   the fling passes them, so the concurrency goes to where the fling lands.
+/// - In a fast fling it skips the items the fling will have carried off the
+///   screen before a typical load (the median) could deliver them, and tells
+///   cells showing such items to ask at low priority
+///   (``displayPriority(for:context:layout:)``), so the concurrency goes to
+///   where the fling lands.
 /// - It cancels with hysteresis: an item it asked for stays wanted while it
 ///   remains within reach, so a wobbling direction causes no
 ///   cancel-and-restart churn.
-/// - While the list rests, it keeps a small window on both sides.
+/// - While the list rests, it keeps a window on both sides, wider ahead in
+///   the last direction of travel (2.5 screens ahead, 1.5 behind).
 ///
 /// - Complexity: O(log n + window) per frame: it looks only at the items
 ///   between the viewport and the farthest point it can reach in time.
@@ -30,35 +34,90 @@ public struct AdaptivePrefetchPolicy: PrefetchWindowPolicy, LoadDurationObservin
     /// Above this speed (pt/s) the motion counts as a fling (decelerating);
     /// below it, as a drag (steady).
     public var flingSpeed: Double
-    /// Screens held on each side while resting, and always ahead while moving.
-    public var restingScreens: Double
+    /// Screens held ahead (in the last direction of travel) while resting,
+    /// and always ahead while moving.
+    public var restingLeadingScreens: Double
+    /// Screens held behind while resting.
+    public var restingTrailingScreens: Double
     /// In a fling, an item that would be on screen for less than this is skipped.
     public var flyByTime: Duration
+    /// Typical load durations (the median), for what a fling passes by.
+    public var typicalLoad: LoadDurationEstimator
+    /// Whether a fling's passing items are skipped and shown at low priority.
+    public var yieldsToLandingZone: Bool
     /// How far, in screens, the policy looks ahead at most.
     public var maxReachScreens: Double
 
     var held: Set<ItemPath> = []
+    /// The last frame's time and velocity, to tell a coasting fling from a
+    /// drag or an animated scroll.
+    var lastMotion: (time: Duration, velocity: Double)?
+    /// Whether the last frame was a fling coasting under UIScrollView's
+    /// deceleration, the only motion whose landing the physics predicts.
+    var isCoasting = false
 
     public init(
         estimator: LoadDurationEstimator = LoadDurationEstimator(quantile: 0.99),
         margin: Duration = .milliseconds(300),
         restingSpeed: Double = 40,
         flingSpeed: Double = 1_200,
-        restingScreens: Double = 2.0,
+        restingLeadingScreens: Double = 2.5,
+        restingTrailingScreens: Double = 1.5,
         flyByTime: Duration = .zero,
+        yieldsToLandingZone: Bool = true,
         maxReachScreens: Double = 6
     ) {
         self.estimator = estimator
         self.margin = margin
         self.restingSpeed = restingSpeed
         self.flingSpeed = flingSpeed
-        self.restingScreens = restingScreens
+        self.restingLeadingScreens = restingLeadingScreens
+        self.restingTrailingScreens = restingTrailingScreens
         self.flyByTime = flyByTime
+        self.yieldsToLandingZone = yieldsToLandingZone
+        self.typicalLoad = LoadDurationEstimator(
+            quantile: 0.5, prior: estimator.prior, capacity: estimator.capacity)
         self.maxReachScreens = maxReachScreens
     }
 
     public mutating func observeLoadDuration(_ duration: Duration) {
         estimator.record(duration)
+        typicalLoad.record(duration)
+    }
+
+    /// Seconds until a fling at `speed` has carried `frame` off the screen,
+    /// or `nil` if the fling stops with it still on screen or ahead.
+    func passTime(of frame: Rect, visible: Rect, forward: Bool, speed: Double) -> Double? {
+        let distance = forward ? frame.maxY - visible.minY : visible.maxY - frame.minY
+        return ScrollPhysics.time(toTravel: distance, velocity: speed)
+    }
+
+    /// Whether a fling will have carried `frame` off the screen before a
+    /// typical load (the median) asked for now could deliver it, counting the
+    /// wait behind `queue`; or, for a request already made (`isHeld`), before
+    /// half of that — the hysteresis for letting go.
+    func isPassedBy(
+        _ frame: Rect, visible: Rect, forward: Bool, speed: Double, queue: LoadQueueState, isHeld: Bool = false
+    ) -> Bool {
+        guard yieldsToLandingZone, isCoasting, speed >= flingSpeed,
+            let passes = passTime(of: frame, visible: visible, forward: forward, speed: speed)
+        else { return false }
+        let typical = typicalLoad.estimate / .seconds(1)
+        let waves = 1 + Double(queue.pending) / Double(queue.maxConcurrentLoads)
+        return passes < typical * waves * (isHeld ? 0.5 : 1)
+    }
+
+    /// `.high`, but `.low` for a visible item that a fast fling will carry
+    /// off the screen before a typical load could deliver it: its cell should
+    /// not take a connection from the items where the fling lands.
+    public func displayPriority(
+        for path: ItemPath, context: PrefetchContext, layout: any CollectionLayout
+    ) -> FetchPriority {
+        let frame = layout.frame(at: path)
+        let isPassedBy = isPassedBy(
+            frame, visible: context.frame.visibleRect, forward: context.direction == .forward,
+            speed: abs(context.frame.velocity), queue: context.loadQueue)
+        return isPassedBy ? .low : .high
     }
 
     /// How long a load asked for now is expected to take: the estimate, plus
@@ -77,7 +136,23 @@ public struct AdaptivePrefetchPolicy: PrefetchWindowPolicy, LoadDurationObservin
         return distance / speed
     }
 
+    /// Whether `frame` continues a fling that coasts under UIScrollView's
+    /// deceleration: same direction, slowing down about as the physics says
+    /// (within 5% above, 15% below) — not a finger still dragging, nor an animated scroll
+    /// whose ease-out brakes far harder than a fling.
+    func coasts(_ frame: ScrollFrame) -> Bool {
+        guard let lastMotion, frame.time > lastMotion.time, abs(frame.velocity) >= flingSpeed,
+            (frame.velocity > 0) == (lastMotion.velocity > 0)
+        else { return false }
+        let elapsed = (frame.time - lastMotion.time) / .seconds(1)
+        let expected = ScrollPhysics.velocity(after: elapsed, velocity: abs(lastMotion.velocity))
+        let speed = abs(frame.velocity)
+        return speed <= abs(lastMotion.velocity) * 1.05 && speed >= expected * 0.85
+    }
+
     public mutating func window(for context: PrefetchContext, layout: any CollectionLayout) -> [ItemPath] {
+        isCoasting = coasts(context.frame)
+        lastMotion = (context.frame.time, context.frame.velocity)
         let visible = context.frame.visibleRect
         let screen = max(visible.height, 1)
         let speed = abs(context.frame.velocity)
@@ -89,19 +164,36 @@ public struct AdaptivePrefetchPolicy: PrefetchWindowPolicy, LoadDurationObservin
         let forward = context.direction == .forward
 
         // What the motion can reach in time, and a little always.
-        var reach = restingScreens * screen
+        var reach = restingLeadingScreens * screen
         if !isResting {
             let travel =
                 speed >= flingSpeed
                 ? ScrollPhysics.distance(after: horizon, velocity: speed) : speed * horizon
             reach = min(max(reach, travel + screen / 4), maxReachScreens * screen)
         }
-        let behind = isResting ? restingScreens * screen : 0
+        let behind = isResting ? restingTrailingScreens * screen : 0
         let top = forward ? visible.minY - behind : visible.minY - reach
         let bottom = forward ? visible.maxY + reach : visible.maxY + behind
         let region = Rect(x: visible.minX, y: max(0, top), width: visible.width, height: max(0, bottom - max(0, top)))
 
-        for path in layout.itemPaths(in: region) where !visibleSet.contains(path) {
+        // A coasting fling's landing is known: ask for it first, however far,
+        // for it stays on screen; then the rest by deadline.
+        var landingZone: Rect?
+        var landing: [ItemPath] = []
+        if isCoasting, yieldsToLandingZone {
+            let travel = ScrollPhysics.projectedDistance(velocity: speed)
+            let maxOffset = max(0, layout.contentSize.height - visible.height)
+            let landedY = min(max(0, visible.minY + (forward ? travel : -travel)), maxOffset)
+            let zone = Rect(
+                x: visible.minX, y: max(0, landedY - screen / 4), width: visible.width,
+                height: visible.height + screen / 2)
+            landingZone = zone
+            landing = layout.itemPaths(in: zone).filter { !visibleSet.contains($0) }
+            if !forward { landing.reverse() }
+        }
+        let landingSet = Set(landing)
+
+        for path in layout.itemPaths(in: region) where !visibleSet.contains(path) && !landingSet.contains(path) {
             let frame = layout.frame(at: path)
             let isAhead = forward ? frame.minY >= visible.maxY : frame.maxY <= visible.minY
             let distance = frame.verticalDistance(to: visible)
@@ -111,7 +203,10 @@ public struct AdaptivePrefetchPolicy: PrefetchWindowPolicy, LoadDurationObservin
                 continue
             }
             guard let appears = appearance(inDistance: distance, speed: speed) else { continue }
-            let isNear = distance <= restingScreens * screen
+            if isPassedBy(frame, visible: visible, forward: forward, speed: speed, queue: context.loadQueue) {
+                continue
+            }
+            let isNear = distance <= restingLeadingScreens * screen
             guard isNear || appears <= horizon else { continue }
             if speed >= flingSpeed, !isNear {
                 // Skip what the fling only flies by: on screen too briefly to matter.
@@ -125,7 +220,7 @@ public struct AdaptivePrefetchPolicy: PrefetchWindowPolicy, LoadDurationObservin
             wanted.append((appears, distance, path))
         }
         wanted.sort { ($0.time, $0.distance, $0.path) < ($1.time, $1.distance, $1.path) }
-        var window = wanted.map(\.path)
+        var window = landing + wanted.map(\.path)
 
         // Hysteresis: keep what was asked for while it stays within a wider
         // reach on either side, so a wobble does not cancel and restart it;
@@ -140,7 +235,17 @@ public struct AdaptivePrefetchPolicy: PrefetchWindowPolicy, LoadDurationObservin
             guard path.section < layout.numberOfSections, path.item < layout.numberOfItems(inSection: path.section)
             else { continue }
             let frame = layout.frame(at: path)
-            if frame.maxY > keepTop, frame.minY < keepBottom { window.append(path) }
+            // What the fling will carry past before it could load is let go, so
+            // that the loads queued behind it, the landing zone's, move up.
+            if isPassedBy(
+                frame, visible: visible, forward: forward, speed: speed, queue: context.loadQueue, isHeld: true)
+            {
+                continue
+            }
+            let isNearLanding = landingZone.map {
+                frame.maxY > $0.minY - screen / 2 && frame.minY < $0.maxY + screen / 2
+            }
+            if (frame.maxY > keepTop && frame.minY < keepBottom) || isNearLanding == true { window.append(path) }
         }
         held = Set(window)
         return window

@@ -34,6 +34,8 @@ public struct PrefetchPlanner: Sendable {
     public var loadQueue = LoadQueueState()
 
     var lastFrame: ScrollFrame?
+    /// What the policy saw on the last frame, for ``displayPriority(for:)``.
+    var lastContext: PrefetchContext?
     var needsFirstLayout = true
 
     /// The change one frame makes to the prefetched set.
@@ -74,6 +76,7 @@ public struct PrefetchPlanner: Sendable {
         var context = PrefetchContext(
             frame: frame, visibleItems: visibleItems, direction: direction, isFirstLayout: isFirstLayout)
         context.loadQueue = loadQueue
+        lastContext = context
         let window = policy.window(for: context, layout: layout)
         let wanted = Set(window)
         var update = Update()
@@ -87,6 +90,20 @@ public struct PrefetchPlanner: Sendable {
         for path in update.cancel { prefetched.remove(path) }
         prefetched.formUnion(update.prefetch)
         return update
+    }
+
+    /// The priority a cell showing `path` should ask for its data at, as of
+    /// the last frame: `.high`, unless the policy sees the cell about to be
+    /// carried away by a fling (``PrefetchPolicy/adaptive``), then lower.
+    /// Ask it in `cellForItemAt`, and again on later frames for a cell still
+    /// waiting, to raise a request when the fling stops.
+    ///
+    /// - Complexity: O(1).
+    public func displayPriority(for path: ItemPath) -> FetchPriority {
+        guard isEnabled, let lastContext, path.section < layout.numberOfSections,
+            path.item < layout.numberOfItems(inSection: path.section)
+        else { return .high }
+        return policy.displayPriority(for: path, context: lastContext, layout: layout)
     }
 
     /// Turns prefetching off or on. Turning it off cancels everything asked for.
@@ -123,6 +140,7 @@ public struct PrefetchPlanner: Sendable {
         let update = cancelAll()
         self.layout = layout
         visibleItems = []
+        lastContext = nil
         needsFirstLayout = true
         return update
     }

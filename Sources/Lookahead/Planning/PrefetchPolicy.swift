@@ -77,4 +77,17 @@ public protocol LoadDurationObserving {
 public protocol PrefetchWindowPolicy: Sendable {
     /// The items to hold prefetched now, in the order they should be asked for.
     mutating func window(for context: PrefetchContext, layout: any CollectionLayout) -> [ItemPath]
+
+    /// The priority a visible cell should ask for its data at. `.high` by
+    /// default; a policy may lower it for a cell about to be scrolled away.
+    func displayPriority(for path: ItemPath, context: PrefetchContext, layout: any CollectionLayout) -> FetchPriority
+}
+
+extension PrefetchWindowPolicy {
+    /// `.high`: a visible cell's data comes first.
+    public func displayPriority(
+        for path: ItemPath, context: PrefetchContext, layout: any CollectionLayout
+    ) -> FetchPriority {
+        .high
+    }
 }

@@ -27,6 +27,12 @@ public enum ScrollPhysics {
         velocity * decelerationRate / (1 - decelerationRate) / 1_000
     }
 
+    /// The velocity of a fling `seconds` after it had `velocity`: v·0.998^ms.
+    public static func velocity(after seconds: Double, velocity: Double) -> Double {
+        guard seconds > 0 else { return velocity }
+        return velocity * pow(decelerationRate, seconds * 1_000)
+    }
+
     /// The distance travelled `seconds` after release.
     public static func distance(after seconds: Double, velocity: Double) -> Double {
         guard seconds > 0 else { return 0 }

@@ -86,7 +86,8 @@ struct SimulationRun {
     var planner: PrefetchPlanner?
     var nukeGroup: Scheduler.GroupID?
     var nukeInterests: [Int: Scheduler.InterestID] = [:]
-    var displayInterests: [Int: Scheduler.InterestID] = [:]
+    /// Visible cells' requests, with the priority each asked at.
+    var displayInterests: [Int: (id: Scheduler.InterestID, priority: FetchPriority)] = [:]
     /// Loads on the network, by transfer id (the scheduler's load serial).
     var loads: [Int: (id: Scheduler.LoadID, key: Int, attempt: Int, start: Duration)] = [:]
     var failures: [Int: Int] = [:]
@@ -297,7 +298,8 @@ struct SimulationRun {
     mutating func showFrame(_ frame: Int, at time: Duration) {
         let offset = min(max(scenario.trace.offset(at: time), 0), maxOffset)
         let rect = Rect(origin: Point(x: 0, y: offset), size: scenario.viewport)
-        let visible = layout.itemPaths(in: rect).map { layout.flatIndex(of: $0) }
+        let visiblePaths = layout.itemPaths(in: rect)
+        let visible = visiblePaths.map { layout.flatIndex(of: $0) }
         let velocity = previousOffset.map { (offset - $0) / (frameDuration / .seconds(1)) } ?? 0
         previousOffset = offset
 
@@ -321,7 +323,7 @@ struct SimulationRun {
         // Cells ask for their data when they appear and withdraw when they leave.
         let isVisible = Set(visible)
         for item in previousVisible where !isVisible.contains(item) {
-            if let interest = displayInterests.removeValue(forKey: item) { scheduler.withdraw(interest) }
+            if let interest = displayInterests.removeValue(forKey: item) { scheduler.withdraw(interest.id) }
             // An appearance that ends blank counts the time it was on screen.
             if let entered = pendingAppearances.removeValue(forKey: item) {
                 timesToContent.append(time - entered)
@@ -332,8 +334,20 @@ struct SimulationRun {
             bottomWait += frameDuration
         }
         if !strategy.loadsPages, strategy != .oracle || oraclePlan.issuesDisplayRequests {
-            for item in visible where !ready[item] && !wasVisible.contains(item) {
-                displayInterests[item] = scheduler.addInterest(in: item, priority: .high, payload: item)
+            // A cell asks at the priority the policy advises (`.high` but in
+            // an adaptive fling), and asks again, higher, when that changes.
+            for (item, path) in zip(visible, visiblePaths) where !ready[item] {
+                let priority = planner?.displayPriority(for: path) ?? .high
+                if let current = displayInterests[item] {
+                    guard current.priority < priority else { continue }
+                    let raised = scheduler.addInterest(in: item, priority: priority, payload: item)
+                    scheduler.withdraw(current.id)
+                    displayInterests[item] = (raised, priority)
+                } else if !wasVisible.contains(item) {
+                    displayInterests[item] = (
+                        scheduler.addInterest(in: item, priority: priority, payload: item), priority
+                    )
+                }
             }
         }
 

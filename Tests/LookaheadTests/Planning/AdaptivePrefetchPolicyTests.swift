@@ -134,16 +134,21 @@ struct AdaptivePrefetchPolicyTests {
         #expect(cancelled.filter { layout.frame(at: $0).minY >= offset + 844 }.isEmpty)
     }
 
-    @Test func restingKeepsASmallWindowOnBothSides() {
+    @Test func restingKeepsAWindowOnBothSidesWiderAhead() {
         let layout = list()
         var policy = AdaptivePrefetchPolicy()
         let window = policy.window(for: context(layout, offset: 50_000, velocity: 0), layout: layout)
         let frames = window.map { layout.frame(at: $0) }
-        #expect(frames.contains { $0.maxY <= 50_000 })
-        #expect(frames.contains { $0.minY >= 50_844 })
+        let behind = frames.filter { $0.maxY <= 50_000 }
+        let ahead = frames.filter { $0.minY >= 50_844 }
+        #expect(!behind.isEmpty && !ahead.isEmpty)
+        #expect(ahead.count > behind.count)
         let visible = Rect(x: 0, y: 50_000, width: 390, height: 844)
-        let reach = policy.restingScreens * 844
-        #expect(frames.allSatisfy { $0.verticalDistance(to: visible) <= reach })
-        #expect(frames.contains { $0.verticalDistance(to: visible) > reach - 100 })
+        let leading = policy.restingLeadingScreens * 844
+        let trailing = policy.restingTrailingScreens * 844
+        #expect(ahead.allSatisfy { $0.verticalDistance(to: visible) <= leading })
+        #expect(ahead.contains { $0.verticalDistance(to: visible) > leading - 100 })
+        #expect(behind.allSatisfy { $0.verticalDistance(to: visible) <= trailing })
+        #expect(behind.contains { $0.verticalDistance(to: visible) > trailing - 100 })
     }
 }

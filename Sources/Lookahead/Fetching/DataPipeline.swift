@@ -1,0 +1,126 @@
+public import Foundation
+
+/// Two stages behind one key: raw bytes, kept on disk, then values decoded
+/// from them, kept in memory.
+///
+/// Nuke's pipeline for any key. ``dataFetcher`` loads bytes: from the
+/// ``diskCache`` when it has them, otherwise through `fetchData`, storing
+/// what it fetched on disk; it keeps nothing in memory. ``fetcher`` decodes
+/// those bytes into values and keeps them in its memory cache. A value load
+/// joins any byte load already running for its key, so a cell that appears
+/// while its bytes are being prefetched to disk waits for that one request.
+///
+/// Prefetch to either destination:
+///
+/// ```swift
+/// let pipeline = try DataPipeline<Int, Thumbnail>(
+///     diskCache: DiskCache(directory: cachesURL),
+///     fetchData: { id in try await client.image(id, size: 96) },
+///     decode: { _, data in try Thumbnail(png: data) })
+/// // .memory: decoded, ready to display.
+/// let nearby = Prefetcher(fetcher: pipeline.fetcher)
+/// // .disk: bytes only, not decoded, little memory.
+/// let further = Prefetcher(diskPrefetchingFor: pipeline)
+/// ```
+///
+/// A byte load that fails to store its bytes (a full disk, say) still
+/// delivers them: the disk is a cache, not a requirement. ``diskWriteFailures``
+/// counts such failures.
+public final class DataPipeline<Key: Hashable & Sendable & CustomStringConvertible, Value: Sendable>: Sendable {
+    /// Where bytes are kept. Keys are stored under their `description`.
+    public let diskCache: DiskCache
+    /// Loads raw bytes, disk first; the `.disk` destination's fetcher.
+    public let dataFetcher: AsyncFetcher<Key, Data>
+    /// Loads decoded values through ``dataFetcher``; the `.memory` destination's fetcher.
+    public let fetcher: AsyncFetcher<Key, Value>
+    private let writeFailures: LockedValue<Int>
+
+    /// Creates a pipeline.
+    ///
+    /// - Parameters:
+    ///   - diskCache: where bytes are kept.
+    ///   - memoryCache: where decoded values are kept.
+    ///   - maxConcurrentFetches: the most byte loads at once, and the most
+    ///     value loads at once (at least 1).
+    ///   - retryPolicy: how transient failures of `fetchData` are retried.
+    ///   - isTransient: which errors of `fetchData` are worth a retry.
+    ///   - fetchData: fetches the bytes of a key (from the network, say).
+    ///   - decode: turns bytes into a value. An error fails the value load
+    ///     and is not retried; the bytes stay on disk.
+    public init(
+        diskCache: DiskCache,
+        memoryCache: MemoryCache<Key, Value> = MemoryCache(),
+        maxConcurrentFetches: Int = 6,
+        retryPolicy: RetryPolicy = .default,
+        isTransient: @escaping @Sendable (any Error) -> Bool = { $0 is any TransientError },
+        fetchData: @escaping @Sendable (Key) async throws -> Data,
+        decode: @escaping @Sendable (Key, Data) throws -> Value
+    ) {
+        let writeFailures = LockedValue(0)
+        let dataFetcher = AsyncFetcher<Key, Data>(
+            maxConcurrentFetches: maxConcurrentFetches,
+            memoryCache: MemoryCache(countLimit: 0),
+            retryPolicy: retryPolicy,
+            isTransient: isTransient
+        ) { key in
+            if let data = diskCache.data(forKey: key.description) { return data }
+            let data = try await fetchData(key)
+            do {
+                try diskCache.store(data, forKey: key.description)
+            } catch {
+                writeFailures.withLock { $0 += 1 }
+            }
+            return data
+        }
+        self.diskCache = diskCache
+        self.dataFetcher = dataFetcher
+        self.writeFailures = writeFailures
+        self.fetcher = AsyncFetcher(
+            maxConcurrentFetches: maxConcurrentFetches,
+            memoryCache: memoryCache,
+            retryPolicy: .never
+        ) { key in
+            let data = try await dataFetcher.value(for: key, priority: .normal)
+            return try decode(key, data)
+        }
+    }
+
+    /// Byte loads whose bytes could not be stored on disk.
+    public var diskWriteFailures: Int { writeFailures.withLock { $0 } }
+}
+
+/// Where a ``Prefetcher`` puts what it loads.
+public enum PrefetchDestination: Hashable, Sendable {
+    /// Decoded values in the fetcher's memory cache, ready to display.
+    case memory
+    /// Raw bytes in a ``DataPipeline``'s disk cache: not decoded, not kept in memory.
+    case disk
+}
+
+extension Prefetcher where Value == Data {
+    /// Creates a prefetcher with the `.disk` destination: it fetches the raw
+    /// bytes of its keys into `pipeline`'s disk cache without decoding them
+    /// or keeping them in memory. Keys already on disk are skipped.
+    ///
+    /// When a cell then asks `pipeline.fetcher` for a key, its bytes come
+    /// from disk (or join the prefetch still running) and are decoded once.
+    ///
+    /// - Parameters:
+    ///   - pipeline: the pipeline whose ``DataPipeline/dataFetcher`` to load through.
+    ///   - maxConcurrentRequestCount: the most of this prefetcher's keys being
+    ///     fetched at once (at least 1).
+    ///   - priority: the priority of every prefetch.
+    public convenience init<Decoded>(
+        diskPrefetchingFor pipeline: DataPipeline<Key, Decoded>,
+        maxConcurrentRequestCount: Int = 2,
+        priority: FetchPriority = .low
+    ) where Key: CustomStringConvertible {
+        let diskCache = pipeline.diskCache
+        self.init(
+            fetcher: pipeline.dataFetcher,
+            destination: .disk,
+            isAvailable: { key in diskCache.contains(key.description) },
+            maxConcurrentRequestCount: maxConcurrentRequestCount,
+            priority: priority)
+    }
+}
