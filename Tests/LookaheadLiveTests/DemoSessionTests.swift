@@ -28,3 +28,31 @@ struct DemoSessionTests {
         #expect(!summary.wasInterrupted)
     }
 }
+
+@Suite("Demo session over the embedded feed server", .timeLimit(.minutes(1)))
+struct DemoServerSessionTests {
+    @Test("a short run loads its items over HTTP from the embedded server, then stops it")
+    @MainActor
+    func overHTTP() async throws {
+        // Given the embedded server with 200 items answering in about 2 ms
+        let configuration = try DemoConfiguration.parse(
+            durationSeconds: 1, latencyMedianMilliseconds: 2, latencyP99Milliseconds: 4, items: 200)
+        let source = try await DemoFeedSource.start(configuration: configuration)
+
+        // When the demo runs over it
+        let summary: DemoSummary
+        do {
+            summary = try await DemoSession(configuration: configuration, feed: source.feed, terminal: nil).run()
+        } catch {
+            await source.stop()
+            throw error
+        }
+        await source.stop()
+
+        // Then items arrived over HTTP, with their bytes, and filled visible cells
+        #expect(summary.loadsCompleted > 0)
+        #expect(summary.loadsFailed == 0)
+        #expect(summary.bytes > 100 * summary.loadsCompleted, "an item's JSON is well over 100 bytes: \(summary.text)")
+        #expect(summary.blankCellFrames < summary.visibleCellFrames, "no visible cell was ever filled: \(summary.text)")
+    }
+}

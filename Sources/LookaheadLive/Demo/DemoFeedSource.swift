@@ -1,17 +1,66 @@
 import Foundation
 import Logging
+import LookaheadHTTP
+import LookaheadServer
 
-/// The feed the demo runs over, and how to stop it.
+/// The feed the demo runs over, and how to stop it: the embedded
+/// ``FeedServer`` on 127.0.0.1 with the configured latency (or the server at
+/// `--server`), read through ``HTTPLoader`` and ``FeedClient``.
 struct DemoFeedSource: Sendable {
     var feed: DemoFeed
     var stop: @Sendable () async -> Void
 
-    /// The in-process feed: items loaded after the configured latencies.
-    static func start(configuration: DemoConfiguration, logger: Logger) async throws -> DemoFeedSource {
-        let feed = DemoFeed.simulated(
-            itemCount: configuration.itemCount, latencyMedian: configuration.latencyMedian,
-            latencyP99: configuration.latencyP99, seed: configuration.seed, clock: ContinuousClock())
-        logger.info("using the in-process feed")
-        return DemoFeedSource(feed: feed, stop: {})
+    /// Starts the embedded server unless a server URL is configured, and
+    /// opens an HTTP loader on it with one connection per concurrent load.
+    ///
+    /// - Throws: what ``FeedServer/start()`` throws.
+    static func start(
+        configuration: DemoConfiguration,
+        logger: Logger = Logger(label: "lookahead.demo") { _ in SwiftLogNoOpLogHandler() }
+    ) async throws -> DemoFeedSource {
+        let server: FeedServer?
+        let baseURL: URL
+        if let url = configuration.serverURL {
+            server = nil
+            baseURL = url
+        } else {
+            let faults = FaultInjection(
+                latencyMedian: configuration.latencyMedian, latencyP99: configuration.latencyP99)
+            let embedded = FeedServer(
+                configuration: FeedServerConfiguration(
+                    host: "127.0.0.1", port: 0, itemCount: configuration.itemCount, seed: configuration.seed,
+                    faults: faults),
+                logger: logger)
+            baseURL = try await embedded.start()
+            server = embedded
+            logger.info("embedded feed server started", metadata: ["url": "\(baseURL)"])
+        }
+        let loader = HTTPLoader(
+            baseURL: baseURL,
+            configuration: HTTPLoaderConfiguration(maximumConnections: configuration.maxConcurrentFetches),
+            logger: logger)
+        let client = FeedClient(loader: loader)
+        let feed = DemoFeed(
+            identifiers: { try await client.topStories() },
+            item: { id in
+                // The body itself, to count its bytes; decoded to check it is the item asked for.
+                let body = try await loader.data(path: "/v0/item/\(id).json", item: "\(id)")
+                let item = try JSONDecoder().decode(FeedItem.self, from: body)
+                guard item.id == id else {
+                    throw DemoFeedError("the feed answered item \(item.id) when asked for item \(id)")
+                }
+                return DemoItem(id: id, byteCount: body.count)
+            },
+            isTransient: HTTPLoader.isTransient)
+        return DemoFeedSource(
+            feed: feed,
+            stop: {
+                do {
+                    try await loader.shutdown()
+                } catch {
+                    logger.warning("HTTP loader did not shut down cleanly", metadata: ["error": "\(error)"])
+                }
+                await server?.stop()
+            })
     }
 }

@@ -63,11 +63,11 @@ public final class DemoSession {
     /// arrives, and returns what was measured.
     ///
     /// - Throws: what the feed throws while listing the items, or
-    ///   ``DemoConfigurationError`` if it lists none.
+    ///   ``DemoFeedError`` if it lists none.
     public func run() async throws -> DemoSummary {
         let identifiers = try await feed.identifiers()
         guard !identifiers.isEmpty else {
-            throw DemoConfigurationError("the feed lists no items; expected at least one identifier")
+            throw DemoFeedError("the feed lists no items; expected at least one identifier")
         }
         logger.info(
             "demo starting", metadata: ["items": "\(identifiers.count)", "strategy": "\(configuration.strategy)"])
