@@ -1,17 +1,25 @@
 public import ArgumentParser
 import Foundation
+import Logging
 import Lookahead
+import LookaheadLive
 import LookaheadSimulation
 
-/// `lookahead simulate`: every scenario × strategy, a table, `--json`, `--chart`.
-struct SimulateCommand: ParsableCommand {
+/// `lookahead simulate`: every scenario × strategy, a table, `--json`, `--chart`;
+/// with `--real`, the same in real time against the feed server.
+struct SimulateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "simulate",
         abstract: "Replay scroll traces over a modelled network and count the blank cells each strategy leaves.",
         discussion: """
             Scenarios: \(SimulationScenario.builtInNames.joined(separator: ", ")). \
             Strategies: \(SimulationStrategy.allCases.map(\.rawValue).joined(separator: ", ")). \
-            The same seed gives byte-identical JSON.
+            The same seed gives byte-identical JSON. \
+            With --real, each strategy is replayed in real time (a run takes the trace's duration) against \
+            the feed server on 127.0.0.1 (or --server), which is asked for the simulator's latency and payload \
+            size of every request, through the HTTP loader and AsyncFetcher; defaults: scenario feed, every \
+            strategy but oracle (which needs the future), --duration 20. --compare also runs the simulator on \
+            the same scenario, duration and seed and prints both blank ratios side by side.
             """
     )
 
@@ -51,6 +59,18 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Frames per second.")
     var frameRate: Double = 60
 
+    @Flag(help: "Replay in real time against the feed server (defaults: --scenario feed, --duration 20).")
+    var real = false
+
+    @Flag(help: "With --real: also simulate the same runs and print simulated and real blank ratios side by side.")
+    var compare = false
+
+    @Option(help: "With --real: use the feed server at this URL instead of starting one per strategy.")
+    var server: String?
+
+    @Option(help: "With --real: the log level (trace, debug, info, notice, warning, error, critical).")
+    var logLevel: Logger.Level = .warning
+
     func validate() throws {
         for name in scenarioNames where !SimulationScenario.builtInNames.contains(name) {
             throw ValidationError(
@@ -68,6 +88,17 @@ struct SimulateCommand: ParsableCommand {
         if let viewport, parseViewport(viewport) == nil {
             throw ValidationError("--viewport takes WIDTHxHEIGHT, e.g. 390x844; got '\(viewport)'")
         }
+        if !real {
+            if compare { throw ValidationError("--compare compares a real replay with the simulator: add --real") }
+            if server != nil { throw ValidationError("--server is the feed server of a real replay: add --real") }
+        }
+        if let server, URL(string: server)?.host == nil {
+            throw ValidationError("--server takes a URL such as http://127.0.0.1:8080; got '\(server)'")
+        }
+        if real, strategies == [.oracle] {
+            throw ValidationError(
+                "the oracle cannot be replayed for real (it needs the future trace); choose another --strategy")
+        }
     }
 
     func parseViewport(_ text: String) -> Size? {
@@ -84,11 +115,13 @@ struct SimulateCommand: ParsableCommand {
                 throw CommandError("\(path): \(error)")
             }
         }
-        let names = scenarioNames.isEmpty ? SimulationScenario.builtInNames : scenarioNames
+        let names = scenarioNames.isEmpty ? (real ? ["feed"] : SimulationScenario.builtInNames) : scenarioNames
+        // A real run takes the trace's duration per strategy: 20 s unless asked.
+        let seconds = duration ?? (real ? 20 : nil)
         return names.compactMap { name in
             guard
                 var scenario = SimulationScenario.builtIn(
-                    named: name, seed: seed, duration: duration.map { .milliseconds(Int64($0 * 1_000)) })
+                    named: name, seed: seed, duration: seconds.map { .milliseconds(Int64($0 * 1_000)) })
             else { return nil }
             if let replacement { scenario.trace = replacement }
             if let concurrency { scenario.maxConcurrentLoads = concurrency }
@@ -102,7 +135,11 @@ struct SimulateCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
+        if real {
+            try await runReal()
+            return
+        }
         let suite = SimulationSuite(
             seed: seed, scenarios: try makeScenarios(),
             strategies: strategies.isEmpty ? SimulationStrategy.allCases : strategies)
@@ -116,12 +153,20 @@ struct SimulateCommand: ParsableCommand {
 
         // Results first: a chart that cannot be written must not lose them.
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            StandardStreams.write(String(decoding: try encoder.encode(report), as: UTF8.self) + "\n")
+            try writeJSON(report)
         } else {
             StandardStreams.write(report.table(engineTimes: engineTimes))
         }
+        try writeChart(of: report)
+    }
+
+    func writeJSON(_ value: some Encodable) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        StandardStreams.write(String(decoding: try encoder.encode(value), as: UTF8.self) + "\n")
+    }
+
+    func writeChart(of report: SimulationReport) throws {
         if let chart {
             do {
                 try SimulationChart(report: report).svg().write(toFile: chart, atomically: true, encoding: .utf8)
@@ -130,6 +175,71 @@ struct SimulateCommand: ParsableCommand {
                 throw CommandError("cannot write the chart to \(chart): \(error.localizedDescription)")
             }
         }
+    }
+
+    /// `--real`: each scenario × strategy replayed in real time, then the same
+    /// table or JSON as the simulator's, or with `--compare` both side by side.
+    func runReal() async throws {
+        let scenarios = try makeScenarios()
+        var chosen = strategies.isEmpty ? SimulationStrategy.allCases : strategies
+        if chosen.contains(.oracle) {
+            StandardStreams.writeError("note: oracle is not replayed for real (it needs the future trace); skipped\n")
+            chosen.removeAll { $0 == .oracle }
+        }
+        var logger = Logger(label: "lookahead.simulate") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = logLevel
+        let serverURL = server.flatMap { URL(string: $0) }
+        let runs = scenarios.count * chosen.count
+        let progress = ProgressBar(total: runs * 100)
+        var report = SimulationReport(seed: seed)
+        var notes: [String] = []
+        var done = 0
+        for scenario in scenarios {
+            let replay = RealReplay(scenario: scenario, server: serverURL, logger: logger)
+            let seconds = scenario.trace.duration / .seconds(1)
+            var results: [StrategyResult] = []
+            for strategy in chosen {
+                let label = "\(scenario.name) / \(strategy.rawValue), real time"
+                progress.update(completed: done * 100, label: "\(label) 0/\(Int(seconds.rounded())) s")
+                let outcome: RealReplayResult
+                do {
+                    outcome = try await replay.run(strategy) { step in
+                        progress.update(
+                            completed: done * 100 + Int(step.fraction * 100),
+                            label: "\(label) \(Int((step.fraction * seconds).rounded()))/\(Int(seconds.rounded())) s")
+                    }
+                } catch {
+                    progress.finish()
+                    throw CommandError("real replay of \(scenario.name) / \(strategy.rawValue): \(error)")
+                }
+                results.append(outcome.result)
+                done += 1
+                if outcome.lateFrames > 0 {
+                    notes.append(
+                        "\(scenario.name) / \(strategy.rawValue): \(outcome.lateFrames) of \(outcome.frames) frames "
+                            + "started late (latest by \(outcome.maxFrameLateness)); counted at their scheduled time")
+                }
+            }
+            report.scenarios.append(SimulationReport.Scenario(name: scenario.name, strategies: results))
+        }
+        progress.finish()
+        for note in notes { StandardStreams.writeError("note: \(note)\n") }
+
+        if compare {
+            let simulated = SimulationSuite(seed: seed, scenarios: scenarios, strategies: chosen).run()
+            let comparison = ReplayComparison(simulated: simulated, real: report)
+            if json {
+                try writeJSON(comparison)
+            } else {
+                StandardStreams.write("real replay" + report.table(engineTimes: [:]))
+                StandardStreams.write(comparison.table())
+            }
+        } else if json {
+            try writeJSON(report)
+        } else {
+            StandardStreams.write("real replay" + report.table(engineTimes: [:]))
+        }
+        try writeChart(of: report)
     }
 }
 

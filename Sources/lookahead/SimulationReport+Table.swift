@@ -1,4 +1,5 @@
 import Foundation
+import LookaheadLive
 import LookaheadSimulation
 
 extension SimulationReport {
@@ -44,6 +45,31 @@ extension SimulationReport {
             for finding in scenario.findings {
                 lines.append("finding: \(finding)")
             }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+extension ReplayComparison {
+    /// Simulated and real blank ratios per strategy, and their ratio.
+    func table() -> String {
+        var lines = ["", "simulated vs real blank ratio (seed \(real.seed))"]
+        let widths = [10, 11, 11, 10, 11]
+        func row(_ cells: [String]) -> String {
+            zip(cells, widths).enumerated().map { index, pair in
+                let (cell, width) = pair
+                let padding = String(repeating: " ", count: max(0, width - cell.count))
+                return index < 2 ? cell + padding : padding + cell
+            }.joined(separator: " ")
+        }
+        lines.append(row(["scenario", "strategy", "simulated %", "real %", "real/sim"]))
+        for entry in rows {
+            lines.append(
+                row([
+                    entry.scenario, entry.strategy, String(format: "%.2f", entry.simulatedBlankRatio * 100),
+                    String(format: "%.2f", entry.realBlankRatio * 100),
+                    entry.ratio.map { String(format: "%.2f", $0) } ?? "-",
+                ]))
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -1,0 +1,164 @@
+import Foundation
+import Logging
+import Lookahead
+import LookaheadHTTP
+import LookaheadSimulation
+
+/// Performs a real replay's loads: one GET per load through an
+/// ``HTTPLoader``, asking the server for exactly the latency the simulator
+/// draws for that item and attempt (`latency_ms=`), padding an item to the
+/// simulator's payload size (`bytes=`), and forcing a `500` where the
+/// simulator's network model fails the attempt (`fault=500`).
+///
+/// So the real run sees the simulated network, request for request, and any
+/// difference from the simulator comes from the runtime: the fetcher's
+/// workers, the HTTP client, the server, the loopback and the scheduler of
+/// the machine. Two things cannot be matched: the server takes whole
+/// milliseconds (each latency is rounded to the nearest one), and a page
+/// (`batch`, `paged`) is the server's page of ids, which is not padded to its
+/// items' payload sizes (it weighs less than simulated on a capped link).
+///
+/// Safe to call from any task: what it counts is behind a lock.
+final class ReplayLoader: Sendable {
+    /// A load that produced a value: its key, how long it took, when it ended.
+    struct Completion: Sendable, Hashable {
+        var key: Int
+        var duration: Duration
+        var end: Duration
+    }
+
+    struct State {
+        /// Failed attempts per key: the attempt number of the next one.
+        var failures: [Int: Int] = [:]
+        /// GETs sent (retries included).
+        var requests = 0
+        /// Response bodies received in full.
+        var bytes = 0
+        /// When each key's last successful load ended.
+        var arrivals: [Int: Duration] = [:]
+        /// Completions the replay has not collected yet.
+        var completions: [Completion] = []
+    }
+
+    let http: HTTPLoader
+    let network: NetworkModel
+    let keys: ReplayKeys
+    let elapsed: @Sendable () -> Duration
+    let logger: Logger
+    let state = LockedValue(State())
+
+    /// The longest latency the server accepts (`latency_ms`).
+    static let maximumLatency = Duration.seconds(600)
+
+    init(
+        http: HTTPLoader, network: NetworkModel, keys: ReplayKeys, elapsed: @escaping @Sendable () -> Duration,
+        logger: Logger
+    ) {
+        self.http = http
+        self.network = network
+        self.keys = keys
+        self.elapsed = elapsed
+        self.logger = logger
+    }
+
+    /// Loads `key`: an item, or a page of ids.
+    ///
+    /// - Throws: ``HTTPLoaderError`` (transient ones are retried by the
+    ///   fetcher), `CancellationError` when nobody wants the load any more, or
+    ///   ``HTTPLoaderError/malformedBody(subject:reason:)`` when the server
+    ///   answers for another item or page.
+    func load(_ key: Int) async throws -> ReplayPayload {
+        let items = keys.items(ofKey: key)
+        guard let first = items.first else {
+            throw HTTPLoaderError.invalidRequest("key \(key) covers no item of the \(keys.itemCount)")
+        }
+        let attempt = state.withLock { state in
+            state.requests += 1
+            return state.failures[key, default: 0]
+        }
+        let latency = min(network.latency(forItem: first, attempt: attempt), Self.maximumLatency)
+        var query = ["latency_ms": "\(Int64((latency / .milliseconds(1)).rounded()))"]
+        if network.fails(item: first, attempt: attempt) { query["fault"] = "500" }
+        let start = elapsed()
+        do {
+            let payload: ReplayPayload
+            if keys.isPaged {
+                payload = try await page(items, query: query)
+            } else {
+                payload = try await item(first, query: query)
+            }
+            let end = elapsed()
+            state.withLock { state in
+                state.bytes += payload.bytes
+                state.arrivals[key] = end
+                state.completions.append(Completion(key: key, duration: end - start, end: end))
+            }
+            return payload
+        } catch {
+            if !(error is CancellationError), !Task.isCancelled {
+                state.withLock { $0.failures[key, default: 0] += 1 }
+                logger.debug("load failed", metadata: ["key": "\(key)", "attempt": "\(attempt)", "error": "\(error)"])
+            }
+            throw error
+        }
+    }
+
+    private func item(_ index: Int, query: [String: String]) async throws -> ReplayPayload {
+        var query = query
+        query["bytes"] = "\(network.payloadBytes(forItem: index))"
+        let id = index + 1
+        let path = "/v0/item/\(id).json"
+        let body = try await http.data(path: path, query: query, item: "\(id)")
+        let item: FeedItem
+        do {
+            item = try JSONDecoder().decode(FeedItem.self, from: body)
+        } catch {
+            throw HTTPLoaderError.malformedBody(
+                subject: .init(url: path, item: "\(id)"), reason: "body is not an item: \(error)")
+        }
+        guard item.id == id else {
+            throw HTTPLoaderError.malformedBody(
+                subject: .init(url: path, item: "\(id)"), reason: "the server returned item \(item.id)")
+        }
+        return ReplayPayload(ids: [id], bytes: body.count)
+    }
+
+    private func page(_ items: Range<Int>, query: [String: String]) async throws -> ReplayPayload {
+        var query = query
+        query["offset"] = "\(items.lowerBound)"
+        query["limit"] = "\(items.count)"
+        let path = "/v0/topstories.json"
+        let body = try await http.data(path: path, query: query)
+        let page: FeedPage
+        do {
+            page = try JSONDecoder().decode(FeedPage.self, from: body)
+        } catch {
+            throw HTTPLoaderError.malformedBody(subject: .init(url: path), reason: "body is not a page: \(error)")
+        }
+        let expected = Array((items.lowerBound + 1)...items.upperBound)
+        guard page.ids == expected else {
+            throw HTTPLoaderError.malformedBody(
+                subject: .init(url: path),
+                reason: "asked for ids \(expected.first ?? 0)...\(expected.last ?? 0), got \(page.ids.count) ids")
+        }
+        return ReplayPayload(ids: page.ids, bytes: body.count)
+    }
+
+    /// Takes the completions gathered since the last call, oldest first.
+    func takeCompletions() -> [Completion] {
+        state.withLock { state in
+            defer { state.completions.removeAll(keepingCapacity: true) }
+            return state.completions
+        }
+    }
+
+    /// When `key`'s last successful load ended, if one did.
+    func arrival(ofKey key: Int) -> Duration? {
+        state.withLock { $0.arrivals[key] }
+    }
+
+    /// GETs sent and bytes received so far.
+    var counts: (requests: Int, bytes: Int) {
+        state.withLock { ($0.requests, $0.bytes) }
+    }
+}

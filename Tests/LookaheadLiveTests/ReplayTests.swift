@@ -1,0 +1,105 @@
+import Foundation
+import Lookahead
+import LookaheadServer
+import LookaheadSimulation
+import Testing
+
+@testable import LookaheadLive
+
+/// Real replays of tiny scenarios against the embedded feed server. No
+/// assertion is about timing: geometry, counts and identities only.
+@Suite("Real replay", .timeLimit(.minutes(1)))
+struct ReplayTests {
+    @Test(
+        "Every visible cell-frame is counted: the same number as the simulator's for the trace",
+        arguments: [SimulationStrategy.none, .batch, .paged, .nuke, .adaptive])
+    func visibleCellFramesMatchTheSimulator(strategy: SimulationStrategy) async throws {
+        // Given a tiny scenario
+        let scenario = ReplayTestScenario.make()
+        // When it is replayed for real and simulated
+        let real = try await RealReplay(scenario: scenario).run(strategy)
+        let simulated = Simulator(scenario: scenario).run(strategy)
+        // Then the geometry agrees frame for frame, whatever the runtime did
+        #expect(real.result.visibleCellFrames == simulated.visibleCellFrames)
+        #expect(real.frames == Int((scenario.trace.duration / (.seconds(1) / 60)).rounded(.down)) + 1)
+        #expect(real.result.blankCellFramesPerSecond.reduce(0, +) == real.result.blankCellFrames)
+        #expect(real.result.blankCellFrames <= real.result.visibleCellFrames)
+        #expect(real.result.name == strategy.rawValue)
+    }
+
+    @Test("With instant-ish latency, `all` loads every item once, with the right ids, and the server counts every GET")
+    func allLoadsEveryItem() async throws {
+        // Given 40 items at 2 ms each
+        let scenario = ReplayTestScenario.make(latency: .milliseconds(2))
+        // When `all` is replayed
+        let outcome = try await RealReplay(scenario: scenario).run(.all)
+        let result = outcome.result
+        // Then every item was loaded once and arrived (a body for another id fails the load)
+        #expect(result.completedLoads == ReplayTestScenario.rowCount)
+        #expect(outcome.fetchStatistics.loadsFailed == 0)
+        #expect(result.requests == ReplayTestScenario.rowCount)
+        #expect(result.cancellations == 0)
+        // and the server saw exactly the replay's requests
+        let server = try #require(outcome.serverStatistics)
+        #expect(server.requests == result.requests)
+        #expect(server.completed == result.requests)
+        // and the bytes are the simulator's payload sizes (the server pads to them)
+        let expectedBytes = (0..<ReplayTestScenario.rowCount).reduce(0) {
+            $0 + scenario.network.payloadBytes(forItem: $1)
+        }
+        #expect(result.bytes == expectedBytes)
+        #expect(result.peakCacheBytes == expectedBytes)
+        // and few cells were blank: everything lands within the first frames
+        #expect(result.blankCellFrames * 4 < result.visibleCellFrames)
+    }
+
+    @Test("A reversal makes `system` cancel prefetches in flight, and the server sees them end")
+    func cancellationsReachTheServer() async throws {
+        // Given loads slow enough to be in flight when the scroll reverses,
+        // and a rest at the end long enough for the rest to finish
+        let scenario = ReplayTestScenario.make(
+            trace: ReplayTestScenario.reversal(restUntil: .milliseconds(1_600)), latency: .milliseconds(250))
+        // When `system` is replayed
+        let outcome = try await RealReplay(scenario: scenario).run(.system)
+        // Then prefetches were cancelled, and requests ended by the client reached the server
+        #expect(outcome.result.cancellations > 0)
+        let server = try #require(outcome.serverStatistics)
+        #expect(server.endedByClient > 0)
+        #expect(server.endedByClient <= outcome.result.cancellations)
+        #expect(server.requests == outcome.result.requests)
+    }
+
+    @Test("The real report's JSON has the simulator's shape")
+    func jsonHasTheSimulatorsShape() async throws {
+        // Given a real and a simulated run of the same scenario
+        let scenario = ReplayTestScenario.make()
+        let real = try await RealReplay(scenario: scenario).run(.system)
+        let simulated = SimulationSuite(seed: 7, scenarios: [scenario], strategies: [.system]).run()
+        let realReport = SimulationReport(
+            seed: 7, scenarios: [SimulationReport.Scenario(name: scenario.name, strategies: [real.result])])
+        // When both are encoded
+        let realJSON = try jsonObject(realReport)
+        let simulatedJSON = try jsonObject(simulated)
+        // Then they have the same keys, at every level
+        #expect(Set(realJSON.keys) == Set(simulatedJSON.keys))
+        let realScenario = try #require((realJSON["scenarios"] as? [[String: Any]])?.first)
+        let simulatedScenario = try #require((simulatedJSON["scenarios"] as? [[String: Any]])?.first)
+        #expect(Set(realScenario.keys) == Set(simulatedScenario.keys))
+        let realStrategy = try #require((realScenario["strategies"] as? [[String: Any]])?.first)
+        let simulatedStrategy = try #require((simulatedScenario["strategies"] as? [[String: Any]])?.first)
+        #expect(Set(realStrategy.keys) == Set(simulatedStrategy.keys))
+        #expect(realStrategy["visibleCellFrames"] as? Int == simulatedStrategy["visibleCellFrames"] as? Int)
+    }
+
+    @Test("The oracle is not replayable")
+    func oracleIsRejected() async throws {
+        await #expect(throws: RealReplayError.notReplayable(.oracle)) {
+            _ = try await RealReplay(scenario: ReplayTestScenario.make()).run(.oracle)
+        }
+    }
+
+    func jsonObject(_ report: SimulationReport) throws -> [String: Any] {
+        let data = try JSONEncoder().encode(report)
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+}
