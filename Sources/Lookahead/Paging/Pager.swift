@@ -19,11 +19,15 @@ public final class Pager<Item: Identifiable & Sendable>: Sendable {
         var tasks: [PageRequest: (serial: Int, task: Task<Void, Never>)] = [:]
         var nextSerial = 0
         var onChange: (@Sendable () -> Void)?
+        /// How long successful loads took, on the injected clock.
+        var latencies = LoadDurationEstimator(quantile: 0.9, capacity: 32)
     }
 
     private let state: LockedValue<State>
     private let load: Loader
     private let sleep: @Sendable (Duration) async throws -> Void
+    /// Starts a stopwatch on the injected clock; calling the result reads it.
+    private let startStopwatch: @Sendable () -> @Sendable () -> Duration
 
     /// Creates a pager; call ``start()`` to load the first page.
     ///
@@ -39,6 +43,10 @@ public final class Pager<Item: Identifiable & Sendable>: Sendable {
         state = LockedValue(State(machine: PagingStateMachine(configuration: configuration)))
         self.load = load
         sleep = { duration in try await clock.sleep(for: duration) }
+        startStopwatch = {
+            let start = clock.now
+            return { start.duration(to: clock.now) }
+        }
     }
 
     deinit {
@@ -61,6 +69,29 @@ public final class Pager<Item: Identifiable & Sendable>: Sendable {
     public var prependState: PagingLoadState { state.withLock { $0.machine.prependState } }
     /// The state of the first load or last refresh.
     public var refreshState: PagingLoadState { state.withLock { $0.machine.refreshState } }
+
+    /// The rows, their position and the load states, read together.
+    /// - Complexity: O(1): the items are shared, not copied.
+    public var snapshot: PagedListSnapshot<Item> {
+        state.withLock { state in
+            let machine = state.machine
+            return PagedListSnapshot(
+                items: machine.items,
+                leadingPlaceholderCount: machine.leadingPlaceholderCount,
+                trailingPlaceholderCount: machine.trailingPlaceholderCount,
+                origin: machine.leading - machine.leadingPlaceholderCount,
+                appendState: machine.appendState,
+                prependState: machine.prependState,
+                refreshState: machine.refreshState)
+        }
+    }
+
+    /// The 90th percentile of how long the recent pages took to load, on the
+    /// pager's clock; `nil` until a page has loaded. What the adaptive trigger
+    /// (``accessed(index:velocity:observedPageLatency:)``) wants to know.
+    public var observedPageLatency: Duration? {
+        state.withLock { $0.latencies.count == 0 ? nil : $0.latencies.estimate }
+    }
 
     /// Called, without the lock held and on no particular thread, after every
     /// change to the items or the load states.
@@ -111,14 +142,15 @@ public final class Pager<Item: Identifiable & Sendable>: Sendable {
             case .load(let request):
                 state.nextSerial += 1
                 let serial = state.nextSerial
-                let task = Task { [weak self, load] in
+                let task = Task { [weak self, load, startStopwatch] in
                     let result: Result<Page<Item>, any Error>
+                    let elapsed = startStopwatch()
                     do {
                         result = .success(try await load(request))
                     } catch {
                         result = .failure(error)
                     }
-                    self?.finish(request, serial: serial, with: result)
+                    self?.finish(request, serial: serial, with: result, after: elapsed())
                 }
                 state.tasks[request] = (serial, task)
             case .retry(let request, let delay):
@@ -141,7 +173,12 @@ public final class Pager<Item: Identifiable & Sendable>: Sendable {
         }
     }
 
-    private func finish(_ request: PageRequest, serial: Int, with result: Result<Page<Item>, any Error>) {
+    private func finish(
+        _ request: PageRequest, serial: Int, with result: Result<Page<Item>, any Error>, after duration: Duration
+    ) {
+        if case .success = result {
+            state.withLock { $0.latencies.record(duration) }
+        }
         send(endingTask: (request, serial)) { machine in
             switch result {
             case .success(let page):

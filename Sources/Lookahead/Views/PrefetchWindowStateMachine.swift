@@ -7,10 +7,15 @@
 /// moved. No clock, no tasks, no locks: the driver decides *when* to settle
 /// (``ScrollViewPrefetcher`` debounces on a clock), this type decides *what*.
 ///
-/// **The window.** `windowSize` items ahead of the visible range in the
-/// current direction — forward: `max + 1 … max + windowSize`, backward:
-/// `min - windowSize … min - 1` — clamped to `0..<itemCount`, ordered nearest
-/// to the visible range first.
+/// **The window.** With ``PrefetchWindowSizing/fixed(count:)``, `count` items
+/// ahead of the visible range in the current direction — forward:
+/// `max + 1 … max + count`, backward: `min - count … min - 1` — clamped to
+/// `0..<itemCount`, ordered nearest to the visible range first. With
+/// ``PrefetchWindowSizing/adaptive(_:)``, as far ahead as the measured speed
+/// and load time call for, and a few items behind (see
+/// ``AdaptivePrefetchWindow``); it needs the time of each settle
+/// (`settle(at:queuedLoadsPerSlot:)`) and learns load times from
+/// `observeLoadDuration(_:)`.
 ///
 /// **The direction** comes from how the visible range moved since the previous
 /// settle: both ends at or past where they were, one of them further → forward;
@@ -24,6 +29,7 @@
 /// - `window` holds indices that were emitted for prefetching and have been
 ///   neither cancelled nor seen; it never holds a visible index.
 /// - Every index in `visibleIndices` and `window` is in `0..<itemCount`.
+/// - Adaptive: `window` holds no index that was seen (`consumed`).
 ///
 /// **Bad input** is ignored rather than trapped on, because it is routine in
 /// SwiftUI (a row can report `onAppear` twice, or after the data shrank):
@@ -49,8 +55,10 @@ public struct PrefetchWindowStateMachine: Sendable {
 
     /// The number of items in the list; valid indices are `0..<itemCount`.
     public private(set) var itemCount: Int
-    /// How many items the window holds ahead of the visible range (before clamping).
-    public let windowSize: Int
+    /// How the window is sized.
+    public let sizing: PrefetchWindowSizing
+    /// The most items the window holds ahead of the visible range (before clamping).
+    public var windowSize: Int { sizing.maximumCount }
     /// The direction the window currently extends in.
     public private(set) var direction: ScrollDirection = .forward
     /// The rows that have appeared and not disappeared since.
@@ -63,6 +71,13 @@ public struct PrefetchWindowStateMachine: Sendable {
     /// settle's range is compared with, and where the window is anchored
     /// while no row is visible.
     private var settledRange: ClosedRange<Int>?
+    /// Adaptive: the scroll speed, in items per second.
+    public private(set) var speed: ScrollSpeedEstimator
+    /// Adaptive: how long loads take.
+    public private(set) var loadDurations: LoadDurationEstimator
+    /// Adaptive: indices seen and still near the visible range, which need
+    /// no prefetch behind the user.
+    private var consumed: Set<Int> = []
 
     /// Creates a state machine with nothing visible and an empty window.
     ///
@@ -71,10 +86,34 @@ public struct PrefetchWindowStateMachine: Sendable {
     ///   - windowSize: how many items to keep prefetched ahead of the visible
     ///     range (at least 0; 0 never prefetches).
     public init(itemCount: Int, windowSize: Int = 12) {
+        self.init(itemCount: itemCount, sizing: .fixed(count: windowSize))
+    }
+
+    /// Creates a state machine with nothing visible and an empty window.
+    ///
+    /// - Parameters:
+    ///   - itemCount: the number of items in the list (at least 0).
+    ///   - sizing: how the window is sized.
+    public init(itemCount: Int, sizing: PrefetchWindowSizing) {
         precondition(itemCount >= 0, "itemCount must not be negative, got \(itemCount)")
-        precondition(windowSize >= 0, "windowSize must not be negative, got \(windowSize)")
+        precondition(sizing.maximumCount >= 0, "windowSize must not be negative, got \(sizing.maximumCount)")
         self.itemCount = itemCount
-        self.windowSize = windowSize
+        self.sizing = sizing
+        switch sizing {
+        case .fixed:
+            speed = ScrollSpeedEstimator()
+            loadDurations = LoadDurationEstimator()
+        case .adaptive(let configuration):
+            speed = ScrollSpeedEstimator(timeConstant: configuration.speedTimeConstant)
+            loadDurations = LoadDurationEstimator(
+                quantile: 0.9, prior: configuration.initialLoadDuration, capacity: 32)
+        }
+    }
+
+    /// Records how long one load took, for the adaptive window's horizon.
+    /// - Complexity: O(1)
+    public mutating func observeLoadDuration(_ duration: Duration) {
+        loadDurations.record(duration)
     }
 
     /// Records that the row at `index` became visible.
@@ -90,6 +129,7 @@ public struct PrefetchWindowStateMachine: Sendable {
         if windowMembers.remove(index) != nil {
             window.removeAll { $0 == index }
         }
+        if case .adaptive = sizing { consumed.insert(index) }
         return true
     }
 
@@ -119,6 +159,7 @@ public struct PrefetchWindowStateMachine: Sendable {
             visibleIndices = visibleIndices.filter { $0 < newCount }
             window.removeAll { $0 >= newCount }
             windowMembers = Set(window)
+            consumed = consumed.filter { $0 < newCount }
         }
         itemCount = newCount
         return true
@@ -133,11 +174,50 @@ public struct PrefetchWindowStateMachine: Sendable {
     ///
     /// - Complexity: O(visible + `windowSize`), never O(`itemCount`).
     public mutating func settle() -> Update {
+        settle(time: nil, queuedLoadsPerSlot: 0)
+    }
+
+    /// Infers the direction and, for the adaptive window, the speed at
+    /// `time`, moves the window and returns the difference.
+    ///
+    /// - Parameters:
+    ///   - time: now, on any fixed origin; not before the previous settle's.
+    ///   - queuedLoadsPerSlot: the loads waiting ahead of a new one, per
+    ///     concurrent slot of the loader: the queue wait is that many load times.
+    /// - Complexity: O(visible + window), never O(`itemCount`).
+    public mutating func settle(at time: Duration, queuedLoadsPerSlot: Double = 0) -> Update {
+        settle(time: time, queuedLoadsPerSlot: queuedLoadsPerSlot)
+    }
+
+    /// Whether the adaptive window sees the list moving: settling again later,
+    /// with nothing changed, lets its estimate come back to rest.
+    public var isMoving: Bool {
+        guard case .adaptive = sizing else { return false }
+        return abs(speed.itemsPerSecond) >= AdaptivePrefetchWindow.restingSpeed
+    }
+
+    private mutating func settle(time: Duration?, queuedLoadsPerSlot: Double) -> Update {
         if let range = visibleRange() {
-            if let previous = settledRange {
-                direction = Self.direction(from: previous, to: range) ?? direction
+            switch sizing {
+            case .fixed:
+                if let previous = settledRange {
+                    direction = Self.direction(from: previous, to: range) ?? direction
+                }
+            case .adaptive(let configuration):
+                if let time {
+                    speed.record(position: Double(range.lowerBound + range.upperBound) / 2, at: time)
+                }
+                // The direction turns only when the smoothed speed is decisive:
+                // fast enough to reach past the resting window. A wobble is not.
+                let reach = abs(speed.itemsPerSecond) * horizon(configuration, queuedLoadsPerSlot: queuedLoadsPerSlot)
+                if isMoving, reach >= Double(max(1, configuration.restingCount)) {
+                    direction = speed.itemsPerSecond > 0 ? .forward : .backward
+                }
             }
             settledRange = range
+        }
+        if case .adaptive(let configuration) = sizing {
+            return settleAdaptive(configuration, queuedLoadsPerSlot: queuedLoadsPerSlot)
         }
         let target = targetWindow()
         let targetMembers = Set(target)
@@ -151,6 +231,88 @@ public struct PrefetchWindowStateMachine: Sendable {
             checkInvariants()
         #endif
         return update
+    }
+
+    /// The adaptive window: targets on both sides, kept items within the
+    /// hysteresis, nearest first.
+    private mutating func settleAdaptive(
+        _ configuration: AdaptivePrefetchWindow, queuedLoadsPerSlot: Double
+    )
+        -> Update
+    {
+        guard let range = settledRange, itemCount > 0 else { return Update() }
+        let counts = adaptiveCounts(configuration, queuedLoadsPerSlot: queuedLoadsPerSlot)
+        let forward = direction == .forward ? counts.ahead : counts.behind
+        let backward = direction == .forward ? counts.behind : counts.ahead
+        func keep(_ count: Int) -> Int {
+            max(Int((Double(count) * configuration.hysteresis).rounded(.up)), count + configuration.restingCount)
+        }
+        // Ahead, nothing is cancelled for slowing down (the user is still
+        // heading there; a wobble must not churn): only past the maximum, or
+        // once a reversal has made it the side behind.
+        let keepForward = keep(direction == .forward ? configuration.maximumCount : forward)
+        let keepBackward = keep(direction == .backward ? configuration.maximumCount : backward)
+        /// The distance of `index` from the visible range, and whether it lies
+        /// within what its side keeps.
+        func isKept(_ index: Int) -> Bool {
+            if index > range.upperBound { return index - range.upperBound <= keepForward }
+            if index < range.lowerBound { return range.lowerBound - index <= keepBackward }
+            return false
+        }
+        consumed = consumed.filter { isKept($0) || range.contains($0) }
+        var target: [Int] = []
+        let upper = min(range.upperBound + forward, itemCount - 1)
+        if range.upperBound + 1 <= upper { target += (range.upperBound + 1)...upper }
+        let lower = max(range.lowerBound - backward, 0)
+        if lower <= range.lowerBound - 1 { target += lower...(range.lowerBound - 1) }
+        target.removeAll { visibleIndices.contains($0) || consumed.contains($0) }
+
+        let cancel = window.filter { !isKept($0) }
+        let prefetchSet = Set(target).subtracting(windowMembers)
+        var newWindow = window.filter(isKept) + target.filter { prefetchSet.contains($0) }
+        let isForward = direction == .forward
+        func ahead(_ index: Int) -> Bool { isForward ? index > range.upperBound : index < range.lowerBound }
+        func distance(_ index: Int) -> Int {
+            index > range.upperBound ? index - range.upperBound : range.lowerBound - index
+        }
+        func nearestFirst(_ a: Int, _ b: Int) -> Bool {
+            let (da, db) = (distance(a), distance(b))
+            if da != db { return da < db }
+            return ahead(a) && !ahead(b)
+        }
+        newWindow.sort(by: nearestFirst)
+        let update = Update(
+            prefetch: target.filter { prefetchSet.contains($0) }.sorted(by: nearestFirst), cancel: cancel)
+        window = newWindow
+        windowMembers = Set(newWindow)
+        #if DEBUG
+            checkInvariants()
+        #endif
+        return update
+    }
+
+    /// How many items the adaptive window wants ahead and behind now.
+    public func adaptiveCounts(queuedLoadsPerSlot: Double = 0) -> (ahead: Int, behind: Int) {
+        guard case .adaptive(let configuration) = sizing else { return (sizing.maximumCount, 0) }
+        return adaptiveCounts(configuration, queuedLoadsPerSlot: queuedLoadsPerSlot)
+    }
+
+    private func adaptiveCounts(
+        _ configuration: AdaptivePrefetchWindow, queuedLoadsPerSlot: Double
+    )
+        -> (ahead: Int, behind: Int)
+    {
+        let horizon = horizon(configuration, queuedLoadsPerSlot: queuedLoadsPerSlot)
+        let reach = (abs(speed.itemsPerSecond) * horizon).rounded(.up)
+        let ahead = isMoving ? Int(min(reach, Double(configuration.maximumCount))) : 0
+        return (max(ahead, configuration.restingCount), configuration.restingCount)
+    }
+
+    /// The seconds between asking for an item and having it: the load time,
+    /// the queue ahead of it, and the margin.
+    private func horizon(_ configuration: AdaptivePrefetchWindow, queuedLoadsPerSlot: Double) -> Double {
+        let load = ScrollSpeedEstimator.seconds(loadDurations.estimate)
+        return load * (1 + max(0, queuedLoadsPerSlot)) + ScrollSpeedEstimator.seconds(configuration.margin)
     }
 
     /// The smallest range holding every visible index, or `nil` if none is.
@@ -201,6 +363,7 @@ public struct PrefetchWindowStateMachine: Sendable {
         precondition(window.count == windowMembers.count, "the window has duplicates: \(window)")
         precondition(windowMembers == Set(window), "windowMembers is out of sync with window \(window)")
         precondition(windowMembers.isDisjoint(with: visibleIndices), "a visible index is in the window \(window)")
+        precondition(windowMembers.isDisjoint(with: consumed), "a seen index is in the window \(window)")
         precondition(window.allSatisfy { (0..<itemCount).contains($0) }, "a window index is out of range: \(window)")
         precondition(
             visibleIndices.allSatisfy { (0..<itemCount).contains($0) },

@@ -12,23 +12,27 @@ extension ScrollViewPrefetcher {
     /// - Parameters:
     ///   - prefetcher: the prefetcher to drive; it is kept alive by this one.
     ///   - itemCount: the number of items in the list (at least 0).
-    ///   - windowSize: how many items to keep prefetched ahead of the visible range.
+    ///   - window: how the window is sized: adaptive by default, with the
+    ///     fetcher's queue counted in the time a new load takes to finish.
     ///   - debounce: how long to collect changes before moving the window.
-    ///   - clock: the clock `debounce` is measured on.
+    ///   - clock: the clock `debounce` and the scroll speed are measured on.
     ///   - keyForIndex: the key of the item at an index in `0..<itemCount`.
     public convenience init<Key: Hashable & Sendable, Value: Sendable>(
         prefetcher: Prefetcher<Key, Value>,
         itemCount: Int,
-        windowSize: Int = 12,
+        window: PrefetchWindowSizing = .adaptive(),
         debounce: Duration = .milliseconds(50),
         clock: some Clock<Duration> = ContinuousClock(),
         keyForIndex: @escaping @Sendable (Int) -> Key
     ) {
         self.init(
             itemCount: itemCount,
-            windowSize: windowSize,
+            window: window,
             debounce: debounce,
             clock: clock,
+            queuedLoadsPerSlot: { [fetcher = prefetcher.fetcher] in
+                Double(fetcher.pendingFetchCount) / Double(max(1, fetcher.maxConcurrentFetches))
+            },
             prefetch: { indices in prefetcher.startPrefetching(with: indices.map(keyForIndex)) },
             cancel: { indices in prefetcher.stopPrefetching(with: indices.map(keyForIndex)) }
         )

@@ -5,11 +5,20 @@ import DequeModule
 ///
 /// Nuke's `ScrollViewPrefetcher`, portable and testable. Call `onAppear(_:)`
 /// and `onDisappear(_:)` from each row; the prefetcher tracks the visible
-/// range and the scroll direction and keeps `windowSize` items ahead of the
-/// visible range prefetched, calling `prefetch` for items that enter that
+/// range, the scroll direction and speed, and keeps a window of items around
+/// the visible range prefetched, calling `prefetch` for items that enter that
 /// window (nearest first) and `cancel` for items that leave it without having
 /// been shown. Items that are shown leave the window silently: they were
 /// consumed, not abandoned.
+///
+/// **The window** is adaptive by default (``PrefetchWindowSizing/adaptive(_:)``):
+/// it reaches as far ahead as the items that will appear before a load
+/// started now would finish — from the scroll speed measured on the clock and
+/// the load durations reported to ``observeLoadDuration(_:)`` — and keeps a
+/// few items on both sides at rest. While the list moves, the prefetcher
+/// settles again a little after the last change, so that a list that stopped
+/// comes back to the resting window. ``PrefetchWindowSizing/fixed(count:)``
+/// keeps Nuke's fixed window ahead.
 ///
 /// ```swift
 /// let prefetcher = ScrollViewPrefetcher(prefetcher: imagePrefetcher, itemCount: urls.count) { urls[$0] }
@@ -42,13 +51,22 @@ import DequeModule
 /// for a row that never appeared are ignored. Every member is safe to call
 /// from any thread. Releasing the prefetcher drops a pending update.
 public final class ScrollViewPrefetcher: Sendable {
-    /// How many items are kept prefetched ahead of the visible range.
-    public let windowSize: Int
+    /// How the window is sized.
+    public let windowSizing: PrefetchWindowSizing
+    /// The most items kept prefetched ahead of the visible range.
+    public var windowSize: Int { windowSizing.maximumCount }
+    /// How long after a settle that saw the list moving it settles again,
+    /// to notice that the list stopped.
+    public static var restCheckDelay: Duration { .milliseconds(250) }
     /// How long changes are collected before the window moves.
     public let debounce: Duration
 
     private let state: LockedValue<State>
     private let sleep: @Sendable (Duration) async throws -> Void
+    /// The clock's time since the prefetcher was created.
+    private let now: @Sendable () -> Duration
+    /// The loads waiting per concurrent slot of the consumer, when known.
+    private let queuedLoadsPerSlot: (@Sendable () -> Double)?
     private let prefetch: @Sendable ([Int]) -> Void
     private let cancel: @Sendable ([Int]) -> Void
 
@@ -56,6 +74,9 @@ public final class ScrollViewPrefetcher: Sendable {
         var machine: PrefetchWindowStateMachine
         /// The task that will settle the machine, while one is scheduled.
         var scheduledUpdate: Task<Void, Never>?
+        /// Whether the scheduled update only checks that the list came to
+        /// rest: a change replaces it with a sooner one.
+        var isRestCheck = false
         /// Updates made and not yet delivered, oldest first.
         var undelivered: Deque<PrefetchWindowStateMachine.Update> = []
         /// Whether some thread is delivering `undelivered`: only one does, so
@@ -83,32 +104,48 @@ public final class ScrollViewPrefetcher: Sendable {
     ///
     /// - Parameters:
     ///   - itemCount: the number of items in the list (at least 0).
-    ///   - windowSize: how many items to keep prefetched ahead of the visible
-    ///     range (at least 0). Twelve is about a screenful of a photo grid, or
-    ///     one and a half of a table; UIKit asks for about that much.
+    ///   - window: how the window is sized: adaptive by default;
+    ///     `.fixed(count: 12)` is about a screenful of a photo grid, or one and
+    ///     a half of a table, which is about what UIKit asks for.
     ///   - debounce: how long to collect changes before moving the window (at
     ///     least `.zero`). Fifty milliseconds, three frames, covers one layout
     ///     pass's burst of `onAppear` calls and still moves the window twenty
     ///     times a second during a fling — far more often than an item scrolls
     ///     by. `.zero` updates synchronously in every call.
-    ///   - clock: the clock `debounce` is measured on.
+    ///   - clock: the clock `debounce` and the scroll speed are measured on.
     ///   - prefetch: called with the indices that entered the window, nearest
     ///     to the visible range first.
     ///   - cancel: called with the indices that left the window without being shown.
-    public init(
+    public convenience init(
         itemCount: Int,
-        windowSize: Int = 12,
+        window: PrefetchWindowSizing = .adaptive(),
         debounce: Duration = .milliseconds(50),
         clock: some Clock<Duration> = ContinuousClock(),
         prefetch: @escaping @Sendable ([Int]) -> Void,
         cancel: @escaping @Sendable ([Int]) -> Void
     ) {
+        self.init(
+            itemCount: itemCount, window: window, debounce: debounce, clock: clock, queuedLoadsPerSlot: nil,
+            prefetch: prefetch, cancel: cancel)
+    }
+
+    init(
+        itemCount: Int,
+        window: PrefetchWindowSizing,
+        debounce: Duration,
+        clock: some Clock<Duration>,
+        queuedLoadsPerSlot: (@Sendable () -> Double)?,
+        prefetch: @escaping @Sendable ([Int]) -> Void,
+        cancel: @escaping @Sendable ([Int]) -> Void
+    ) {
         precondition(debounce >= .zero, "debounce must not be negative, got \(debounce)")
-        self.windowSize = windowSize
+        self.windowSizing = window
         self.debounce = debounce
-        self.state = LockedValue(
-            State(machine: PrefetchWindowStateMachine(itemCount: itemCount, windowSize: windowSize)))
+        self.state = LockedValue(State(machine: PrefetchWindowStateMachine(itemCount: itemCount, sizing: window)))
         self.sleep = { duration in try await clock.sleep(for: duration) }
+        let start = clock.now
+        self.now = { start.duration(to: clock.now) }
+        self.queuedLoadsPerSlot = queuedLoadsPerSlot
         self.prefetch = prefetch
         self.cancel = cancel
     }
@@ -152,6 +189,21 @@ public final class ScrollViewPrefetcher: Sendable {
         change { $0.update(itemCount: itemCount) }
     }
 
+    /// Reports how long one load of an item took (from request to data), so
+    /// that the adaptive window reaches far enough ahead for the loads to
+    /// finish in time. Ignored by a fixed window.
+    ///
+    /// - Complexity: O(1)
+    public func observeLoadDuration(_ duration: Duration) {
+        state.withLock { $0.machine.observeLoadDuration(duration) }
+    }
+
+    /// The scroll speed the adaptive window sees, in items per second,
+    /// positive towards the end of the list; zero for a fixed window.
+    public var itemsPerSecond: Double {
+        state.withLock { $0.machine.speed.itemsPerSecond }
+    }
+
     /// The direction the window extends in: where the user was last seen scrolling.
     public var direction: ScrollDirection {
         state.withLock { $0.machine.direction }
@@ -170,28 +222,51 @@ public final class ScrollViewPrefetcher: Sendable {
         let mustDeliver: Bool = state.withLock { state in
             guard event(&state.machine) else { return false }
             if debounce == .zero {
-                return state.enqueue(state.machine.settle())
+                let mustDeliver = state.enqueue(settle(&state.machine))
+                scheduleUpdateIfMoving(&state)
+                return mustDeliver
             }
-            if state.scheduledUpdate == nil {
-                state.scheduledUpdate = Task { [weak self, sleep, debounce] in
-                    do {
-                        try await sleep(debounce)
-                    } catch {
-                        return  // cancelled: the prefetcher is gone
-                    }
-                    self?.settleScheduledUpdate()
-                }
+            if state.scheduledUpdate == nil || state.isRestCheck {
+                state.scheduledUpdate?.cancel()
+                scheduleUpdate(after: debounce, in: &state)
             }
             return false
         }
         if mustDeliver { deliver() }
     }
 
+    private func scheduleUpdate(after delay: Duration, isRestCheck: Bool = false, in state: inout State) {
+        state.isRestCheck = isRestCheck
+        state.scheduledUpdate = Task { [weak self, sleep] in
+            do {
+                try await sleep(delay)
+            } catch {
+                return  // cancelled: the prefetcher is gone, or an earlier update replaced this one
+            }
+            self?.settleScheduledUpdate()
+        }
+    }
+
+    /// While the adaptive window sees the list moving, settles again later
+    /// even if nothing changes: a list that stopped reports nothing.
+    private func scheduleUpdateIfMoving(_ state: inout State) {
+        guard state.scheduledUpdate == nil, state.machine.isMoving else { return }
+        scheduleUpdate(after: max(debounce, Self.restCheckDelay), isRestCheck: true, in: &state)
+    }
+
+    /// Settles the machine at the clock's time, with the consumer's queue.
+    private func settle(_ machine: inout PrefetchWindowStateMachine) -> PrefetchWindowStateMachine.Update {
+        guard case .adaptive = machine.sizing else { return machine.settle() }
+        return machine.settle(at: now(), queuedLoadsPerSlot: queuedLoadsPerSlot?() ?? 0)
+    }
+
     /// Makes the scheduled update. Runs in the scheduled task.
     private func settleScheduledUpdate() {
         let mustDeliver: Bool = state.withLock { state in
             state.scheduledUpdate = nil
-            return state.enqueue(state.machine.settle())
+            let mustDeliver = state.enqueue(settle(&state.machine))
+            scheduleUpdateIfMoving(&state)
+            return mustDeliver
         }
         if mustDeliver { deliver() }
     }
