@@ -225,6 +225,32 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
         core.state.withLock { $0.scheduler.pendingCount }
     }
 
+    /// Calls `handler` with every load attempt's events: started, succeeded,
+    /// failed, cancelled, with durations — to export blank-cell and waste
+    /// figures, or to feed a policy the load durations it learns from.
+    ///
+    /// `handler` runs on the loading thread, outside the fetcher's lock; keep
+    /// it short. The observation lasts while the returned object is alive.
+    ///
+    /// ```swift
+    /// let observation = fetcher.observe { event in
+    ///     if case .succeeded(_, let duration) = event { planner.observeLoadDuration(duration) }
+    /// }
+    /// ```
+    public func observe(_ handler: @escaping @Sendable (FetchEvent<Key>) -> Void) -> FetchObservation {
+        core.observe(handler)
+    }
+
+    /// The load events as an asynchronous sequence; see ``observe(_:)``.
+    /// Events are buffered without limit until read; the observation ends
+    /// when the iteration does.
+    public func events() -> AsyncStream<FetchEvent<Key>> {
+        let (stream, continuation) = AsyncStream.makeStream(of: FetchEvent<Key>.self)
+        let observation = core.observe { event in continuation.yield(event) }
+        continuation.onTermination = { _ in observation.cancel() }
+        return stream
+    }
+
     /// Returns when no load is pending, running or waiting to retry and every
     /// completion has returned: for tests, benchmarks, and draining before
     /// shutdown. Prefetches held by a paused prefetcher do not count.

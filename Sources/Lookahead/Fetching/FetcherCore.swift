@@ -186,6 +186,37 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         }
     }
 
+    /// The fetcher's observers, by registration number.
+    @usableFromInline let observers = LockedValue<(next: Int, handlers: [Int: @Sendable (FetchEvent<Key>) -> Void])>(
+        (0, [:]))
+    /// Whether any observer is registered: read without a lock on every load.
+    @usableFromInline let hasObservers = Atomic<Bool>(false)
+
+    /// Registers `handler` for every load attempt's events.
+    func observe(_ handler: @escaping @Sendable (FetchEvent<Key>) -> Void) -> FetchObservation {
+        let id = observers.withLock { observers in
+            let id = observers.next
+            observers.next += 1
+            observers.handlers[id] = handler
+            hasObservers.store(true, ordering: .releasing)
+            return id
+        }
+        return FetchObservation { [weak self] in
+            guard let self else { return }
+            self.observers.withLock { observers in
+                observers.handlers[id] = nil
+                if observers.handlers.isEmpty { self.hasObservers.store(false, ordering: .releasing) }
+            }
+        }
+    }
+
+    /// Calls every observer with `event`, outside any lock.
+    @usableFromInline
+    func emit(_ event: FetchEvent<Key>) {
+        let handlers = observers.withLock { Array($0.handlers.values) }
+        for handler in handlers { handler(event) }
+    }
+
     /// Set when a job is left in `ready` for the polling worker, so that it
     /// polls without taking the lock.
     @usableFromInline let workOffered = Atomic<Bool>(false)
@@ -308,6 +339,8 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                 // Cancelled between being handed the job and starting it: a
                 // loader that never checks for cancellation must not run.
                 result = .failure(CancellationError())
+            } else if hasObservers.load(ordering: .acquiring) {
+                result = await observedLoad(job.key)
             } else {
                 do {
                     result = .success(try await load(job.key))
@@ -318,6 +351,29 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             guard let next = await finish(job, with: result, worker: id) else { return }
             job = next
         }
+    }
+
+    /// Runs the loader for `key`, telling the observers when it starts and how it ended.
+    @usableFromInline
+    func observedLoad(_ key: Key) async -> Result<Value, any Error> {
+        emit(.started(key))
+        let start = ContinuousClock.now
+        let result: Result<Value, any Error>
+        do {
+            result = .success(try await load(key))
+        } catch {
+            result = .failure(error)
+        }
+        let duration = start.duration(to: .now)
+        switch result {
+        case .success where Task.isCancelled, .failure(is CancellationError):
+            emit(.cancelled(key, duration: duration))
+        case .success:
+            emit(.succeeded(key, duration: duration))
+        case .failure(let error):
+            emit(.failed(key, error: error, duration: duration))
+        }
+        return result
     }
 
     /// Reports a load's outcome and returns the worker's next job, or `nil`

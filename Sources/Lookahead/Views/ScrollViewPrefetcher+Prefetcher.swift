@@ -17,6 +17,9 @@ extension ScrollViewPrefetcher {
     ///   - debounce: how long to collect changes before moving the window.
     ///   - clock: the clock `debounce` and the scroll speed are measured on.
     ///   - keyForIndex: the key of the item at an index in `0..<itemCount`.
+    ///
+    /// The fetcher's load durations feed the adaptive window (through
+    /// ``AsyncFetcher/observe(_:)``) for as long as this prefetcher lives.
     public convenience init<Key: Hashable & Sendable, Value: Sendable>(
         prefetcher: Prefetcher<Key, Value>,
         itemCount: Int,
@@ -36,5 +39,10 @@ extension ScrollViewPrefetcher {
             prefetch: { indices in prefetcher.startPrefetching(with: indices.map(keyForIndex)) },
             cancel: { indices in prefetcher.stopPrefetching(with: indices.map(keyForIndex)) }
         )
+        // The adaptive window learns how long the fetcher's loads take.
+        let observation = prefetcher.fetcher.observe { [weak self] event in
+            if case .succeeded(_, let duration) = event { self?.observeLoadDuration(duration) }
+        }
+        retain(observation)
     }
 }

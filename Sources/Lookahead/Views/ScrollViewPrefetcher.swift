@@ -69,6 +69,8 @@ public final class ScrollViewPrefetcher: Sendable {
     private let queuedLoadsPerSlot: (@Sendable () -> Double)?
     private let prefetch: @Sendable ([Int]) -> Void
     private let cancel: @Sendable ([Int]) -> Void
+    /// Observations that live as long as this prefetcher.
+    private let observations = LockedValue<[FetchObservation]>([])
 
     private struct State {
         var machine: PrefetchWindowStateMachine
@@ -152,6 +154,14 @@ public final class ScrollViewPrefetcher: Sendable {
 
     deinit {
         state.withLock { $0.scheduledUpdate?.cancel() }
+    }
+
+    /// How many load durations the window has learned from.
+    var observedLoadCount: Int { state.withLock { $0.machine.loadDurations.count } }
+
+    /// Keeps `observation` alive as long as this prefetcher.
+    func retain(_ observation: FetchObservation) {
+        observations.withLock { $0.append(observation) }
     }
 
     /// Reports that the row at `index` became visible: call it from the row's `onAppear`.

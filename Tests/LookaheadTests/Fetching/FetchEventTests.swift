@@ -1,0 +1,127 @@
+import Testing
+
+@testable import Lookahead
+
+@Suite(.timeLimit(.minutes(1)))
+struct FetchEventTests {
+    typealias Fetcher = AsyncFetcher<Int, String>
+
+    /// Records events, behind a lock.
+    final class Recorder: Sendable {
+        private let events = LockedValue<[String]>([])
+        private let durations = LockedValue<[Duration]>([])
+
+        func record(_ event: FetchEvent<Int>) {
+            let name: String
+            switch event {
+            case .started(let key): name = "started \(key)"
+            case .succeeded(let key, _): name = "succeeded \(key)"
+            case .failed(let key, let error, _): name = "failed \(key) \(error)"
+            case .cancelled(let key, _): name = "cancelled \(key)"
+            }
+            events.withLock { $0.append(name) }
+            if let duration = event.duration { durations.withLock { $0.append(duration) } }
+        }
+
+        var all: [String] { events.withLock { $0 } }
+        var allDurations: [Duration] { durations.withLock { $0 } }
+    }
+
+    func makeFetcher(_ gate: LoadGate<Int, String>, retryPolicy: RetryPolicy = .never) -> Fetcher {
+        Fetcher(maxConcurrentFetches: 2, clock: ManualClock(), retryPolicy: retryPolicy) { key in
+            try await gate.load(key)
+        }
+    }
+
+    @Test func everyAttemptReportsItsStartAndItsEnd() async {
+        // Given an observed fetcher
+        let gate = LoadGate<Int, String>()
+        let fetcher = makeFetcher(gate)
+        let recorder = Recorder()
+        let observation = fetcher.observe { recorder.record($0) }
+
+        // When one load succeeds, one fails and one is cancelled
+        fetcher.fetchAsync(1)
+        fetcher.fetchAsync(2)
+        await gate.waitForStarts(2)
+        gate.succeed(1, with: "one")
+        gate.fail(2, with: TestError(message: "boom"))
+        await fetcher.waitUntilIdle()
+        fetcher.fetchAsync(3)
+        await gate.waitForStarts(3)
+        fetcher.cancelFetch(3)
+        await gate.waitForCancellations(1)
+        await fetcher.waitUntilIdle()
+
+        // Then each attempt told its start and its end, with a duration
+        let events = recorder.all
+        #expect(
+            Set(events.prefix(4)) == ["started 1", "started 2", "succeeded 1", #"failed 2 TestError(message: "boom")"#])
+        #expect(Array(events.suffix(2)) == ["started 3", "cancelled 3"])
+        #expect(recorder.allDurations.count == 3)
+        #expect(recorder.allDurations.allSatisfy { $0 >= .zero })
+        withExtendedLifetime(observation) {}
+    }
+
+    @Test func aRetriedLoadReportsEachAttempt() async {
+        let gate = LoadGate<Int, String>()
+        let clock = ManualClock()
+        let fetcher = Fetcher(maxConcurrentFetches: 1, clock: clock, retryPolicy: .default) { key in
+            try await gate.load(key)
+        }
+        let recorder = Recorder()
+        let observation = fetcher.observe { recorder.record($0) }
+
+        fetcher.fetchAsync(5)
+        await gate.waitForStarts(1)
+        gate.fail(5, with: FlakyError())
+        await clock.waitForSleepers(count: 1)
+        clock.advance(by: .seconds(1))
+        await gate.waitForStarts(2)
+        gate.succeed(5, with: "five")
+        await fetcher.waitUntilIdle()
+
+        #expect(recorder.all == ["started 5", "failed 5 FlakyError()", "started 5", "succeeded 5"])
+        withExtendedLifetime(observation) {}
+    }
+
+    @Test func anEndedObservationHearsNothingMore() async {
+        let gate = LoadGate<Int, String>()
+        let fetcher = makeFetcher(gate)
+        let recorder = Recorder()
+        var observation: FetchObservation? = fetcher.observe { recorder.record($0) }
+        fetcher.fetchAsync(1)
+        await gate.waitForStarts(1)
+        gate.succeed(1, with: "one")
+        await fetcher.waitUntilIdle()
+        #expect(recorder.all == ["started 1", "succeeded 1"])
+
+        // When the observation is released
+        observation = nil
+        fetcher.fetchAsync(2)
+        await gate.waitForStarts(2)
+        gate.succeed(2, with: "two")
+        await fetcher.waitUntilIdle()
+
+        // Then the second load went unheard
+        #expect(observation == nil)
+        #expect(recorder.all == ["started 1", "succeeded 1"])
+    }
+
+    @Test func theEventStreamYieldsTheSameEvents() async {
+        let gate = LoadGate<Int, String>()
+        let fetcher = makeFetcher(gate)
+        let stream = fetcher.events()
+        fetcher.fetchAsync(4)
+        await gate.waitForStarts(1)
+        gate.succeed(4, with: "four")
+        await fetcher.waitUntilIdle()
+
+        var keys: [String] = []
+        for await event in stream {
+            keys.append(event.duration == nil ? "start \(event.key)" : "end \(event.key)")
+            if keys.count == 2 { break }
+        }
+        #expect(keys == ["start 4", "end 4"])
+    }
+}
