@@ -55,12 +55,26 @@ struct DemoFeedSource: Sendable {
         return DemoFeedSource(
             feed: feed,
             stop: {
+                logger.debug("stopping the HTTP loader")
                 do {
                     try await loader.shutdown()
                 } catch {
                     logger.warning("HTTP loader did not shut down cleanly", metadata: ["error": "\(error)"])
                 }
-                await server?.stop()
+                if let server {
+                    // Cancelling the server with connections still open can trip a precondition in
+                    // NIO's async writer (seen as a crash at exit), so let the connections the loader
+                    // just closed drain first, for at most two seconds.
+                    let clock = ContinuousClock()
+                    let deadline = clock.now + .seconds(2)
+                    while server.statistics.inFlight > 0, clock.now < deadline {
+                        try? await clock.sleep(for: .milliseconds(10))
+                    }
+                    try? await clock.sleep(for: .milliseconds(100))
+                    logger.debug("stopping the embedded feed server")
+                    await server.stop()
+                }
+                logger.debug("feed stopped")
             })
     }
 }

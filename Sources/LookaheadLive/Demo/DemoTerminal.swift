@@ -25,6 +25,8 @@ public final class DemoTerminal: Sendable {
         var signalSources: [any DispatchSourceSignal] = []
         var interruptions = 0
         var resized = false
+        /// The crash signals' handlers before `enterFullScreen()`, put back by `restore()`.
+        var previousCrashActions: [(signal: Int32, action: sigaction)] = []
     }
 
     private let state = LockedValue(State())
@@ -77,6 +79,7 @@ public final class DemoTerminal: Sendable {
             }
             state.saved = original
             state.isFullScreen = true
+            state.previousCrashActions = Self.installCrashHandler()
         }
         Self.write(Self.enterSequence)
     }
@@ -87,6 +90,11 @@ public final class DemoTerminal: Sendable {
         let saved: termios? = state.withLock { state in
             guard state.isFullScreen else { return nil }
             state.isFullScreen = false
+            for (number, action) in state.previousCrashActions {
+                var action = action
+                sigaction(number, &action, nil)
+            }
+            state.previousCrashActions = []
             defer { state.saved = nil }
             return state.saved
         }
@@ -175,6 +183,33 @@ public final class DemoTerminal: Sendable {
         }
     }
 
+    /// The signals a crash raises: a failed precondition (SIGILL or SIGTRAP),
+    /// an abort, a bad access, an arithmetic fault.
+    static let crashSignals = [SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS, SIGFPE]
+
+    /// Installs `restoreTerminalAndCrash` for the crash signals and returns
+    /// the handlers it replaced.
+    ///
+    /// A crash anywhere in the process (a failed precondition in a library)
+    /// would otherwise leave the terminal raw, on the alternate screen,
+    /// without a cursor — and the runtime's backtracer would wait for input
+    /// on it. The price: while the grid is drawn a crash dumps core without
+    /// the runtime's backtrace.
+    private static func installCrashHandler() -> [(signal: Int32, action: sigaction)] {
+        crashSignals.map { number in
+            var action = sigaction()
+            #if canImport(Darwin)
+                action.__sigaction_u.__sa_handler = restoreTerminalAndCrash
+            #else
+                action.__sigaction_handler.sa_handler = restoreTerminalAndCrash
+            #endif
+            sigemptyset(&action.sa_mask)
+            var previous = sigaction()
+            sigaction(number, &action, &previous)
+            return (number, previous)
+        }
+    }
+
     private static func setReadTimeout(_ settings: inout termios) {
         // VMIN = 0, VTIME = 0: a read returns at once with what is there.
         withUnsafeMutableBytes(of: &settings.c_cc) { bytes in
@@ -193,4 +228,29 @@ private func posixWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count:
     #elseif canImport(Musl)
         Musl.write(descriptor, bytes, count)
     #endif
+}
+
+/// The crash handler: puts the terminal back in a usable state with
+/// async-signal-safe calls only (`tcgetattr`, `tcsetattr`, `write`,
+/// `signal`, `raise`), then lets the signal end the process as it would have.
+///
+/// It cannot reach the saved settings (a signal handler must not take a
+/// lock), so it turns the usual line-mode flags back on instead.
+private func restoreTerminalAndCrash(_ number: Int32) {
+    var settings = termios()
+    if tcgetattr(STDIN_FILENO, &settings) == 0 {
+        settings.c_lflag |= tcflag_t(ECHO | ICANON | ISIG | IEXTEN)
+        settings.c_iflag |= tcflag_t(IXON | ICRNL)
+        withUnsafeMutableBytes(of: &settings.c_cc) { bytes in
+            bytes[Int(VMIN)] = 1
+            bytes[Int(VTIME)] = 0
+        }
+        _ = tcsetattr(STDIN_FILENO, TCSANOW, &settings)
+    }
+    let leave: StaticString = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
+    _ = posixWrite(STDOUT_FILENO, leave.utf8Start, leave.utf8CodeUnitCount)
+    let message: StaticString = "lookahead demo: crashed (signal); terminal restored\n"
+    _ = posixWrite(STDERR_FILENO, message.utf8Start, message.utf8CodeUnitCount)
+    signal(number, SIG_DFL)
+    raise(number)
 }
