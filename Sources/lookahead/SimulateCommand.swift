@@ -217,7 +217,8 @@ struct SimulateCommand: AsyncParsableCommand {
                 if outcome.lateFrames > 0 {
                     notes.append(
                         "\(scenario.name) / \(strategy.rawValue): \(outcome.lateFrames) of \(outcome.frames) frames "
-                            + "started late (latest by \(outcome.maxFrameLateness)); counted at their scheduled time")
+                            + "started late (latest by \(String(format: "%.1f", outcome.maxFrameLateness / .milliseconds(1))) ms); "
+                            + "counted at their scheduled time")
                 }
             }
             report.scenarios.append(SimulationReport.Scenario(name: scenario.name, strategies: results))

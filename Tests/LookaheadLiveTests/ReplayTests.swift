@@ -56,9 +56,10 @@ struct ReplayTests {
     @Test("A reversal makes `system` cancel prefetches in flight, and the server sees them end")
     func cancellationsReachTheServer() async throws {
         // Given loads slow enough to be in flight when the scroll reverses,
-        // and a rest at the end long enough for the rest to finish
+        // and a rest at the end long enough for the others to finish (so
+        // that the run's own teardown cancels nothing)
         let scenario = ReplayTestScenario.make(
-            trace: ReplayTestScenario.reversal(restUntil: .milliseconds(1_600)), latency: .milliseconds(250))
+            trace: ReplayTestScenario.reversal(restUntil: .milliseconds(2_500)), latency: .milliseconds(250))
         // When `system` is replayed
         let outcome = try await RealReplay(scenario: scenario).run(.system)
         // Then prefetches were cancelled, and requests ended by the client reached the server
@@ -66,7 +67,9 @@ struct ReplayTests {
         let server = try #require(outcome.serverStatistics)
         #expect(server.endedByClient > 0)
         #expect(server.endedByClient <= outcome.result.cancellations)
-        #expect(server.requests == outcome.result.requests)
+        // (a load cancelled while its connection opens may never reach the server)
+        #expect(server.requests <= outcome.result.requests)
+        #expect(server.requests > 0)
     }
 
     @Test("The real report's JSON has the simulator's shape")

@@ -91,7 +91,11 @@ public struct RealReplay: Sendable {
         if let server {
             baseURL = server
         } else {
-            let feedServer = FeedServer(configuration: serverConfiguration, logger: logger)
+            // Hummingbird reports its ordinary shutdown as an error: the
+            // server speaks at the replay's level only when that is verbose.
+            var serverLogger = logger
+            if serverLogger.logLevel > .info { serverLogger.logLevel = .critical }
+            let feedServer = FeedServer(configuration: serverConfiguration, logger: serverLogger)
             do {
                 baseURL = try await feedServer.start()
             } catch {
