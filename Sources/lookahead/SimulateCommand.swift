@@ -68,7 +68,7 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(help: "With --real: use the feed server at this URL instead of starting one per strategy.")
     var server: String?
 
-    @Option(help: "With --real: the log level (trace, debug, info, notice, warning, error, critical).")
+    @Option(help: "With --real: the log level.")
     var logLevel: Logger.Level = .warning
 
     func validate() throws {
