@@ -151,11 +151,8 @@ extension FeedServer {
         _ request: Request, latency: Duration, stall: Bool, ticket: RequestTicket, logger: Logger
     ) async throws {
         do {
-            try await request.body.consumeWithCancellationOnInboundClose { _ in
-                if stall {
-                    while true { try await sleep(.seconds(3_600)) }
-                }
-                try await sleep(latency)
+            try await request.body.consumeWithCancellationOnInboundClose { [stopSignal, sleep] _ in
+                try await stopSignal.sleep(stall ? nil : latency, using: sleep)
             }
         } catch {
             if isStopping {
@@ -188,12 +185,12 @@ extension FeedServer {
         let link = self.link
         let sent = truncatedAt ?? bytes.count
         let chunkSize = link?.chunkSize ?? max(sent, 1)
-        let body = ResponseBody(contentLength: bytes.count) { [sleep] writer in
+        let body = ResponseBody(contentLength: bytes.count) { [sleep, stopSignal] writer in
             do {
                 var start = 0
                 repeat {
                     let end = min(start + chunkSize, sent)
-                    if let link { try await sleep(link.reserve(bytes: end - start)) }
+                    if let link { try await stopSignal.sleep(link.reserve(bytes: end - start), using: sleep) }
                     // Out of flight once the last bytes are handed over: see FeedServerStatistics.inFlight.
                     if end == sent { ticket.release() }
                     if end > start { try await writer.write(ByteBuffer(bytes: bytes[start..<end])) }

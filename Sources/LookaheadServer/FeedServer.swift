@@ -1,6 +1,7 @@
 public import Foundation
 import Hummingbird
 public import Logging
+import ServiceLifecycle
 
 /// A local Hacker-News-style feed API over a seeded data set, with latency
 /// and fault injection: the counterpart of the demo, the real replay and the
@@ -44,11 +45,14 @@ public final class FeedServer: Sendable {
     let sleep: @Sendable (Duration) async throws -> Void
     let link: SharedLink?
     let statisticsStore = LockedValue(FeedServerStatistics())
+    let stopSignal = StopSignal()
     private let lifecycle = LockedValue(Lifecycle.idle)
+    /// Set by the serving task when it has returned.
+    private let hasFinished = LockedValue(false)
 
     private enum Lifecycle {
         case idle
-        case running(task: Task<Void, Never>, port: Int?)
+        case running(task: Task<Void, Never>, group: ServiceGroup, port: Int?)
         case stopped
     }
 
@@ -87,21 +91,30 @@ public final class FeedServer: Sendable {
             onServerRunning: { channel in promise.fulfil(channel.localAddress?.port) },
             logger: logger
         )
+        // Run as a service so that stop() can shut it down gracefully: a
+        // cancelled Hummingbird application tears down response writers
+        // still in use, which NIO treats as a programming error.
+        let group = ServiceGroup(
+            configuration: .init(services: [application], gracefulShutdownSignals: [], logger: logger))
+        let hasFinished = self.hasFinished
         try lifecycle.withLock { (lifecycle: inout Lifecycle) throws(FeedServerError) in
             guard case .idle = lifecycle else { throw .alreadyStarted }
             let task = Task {
                 do {
-                    try await application.run()
+                    try await group.run()
                 } catch {
                     promise.fail(.couldNotStart("\(error)"))
                 }
                 promise.fail(.couldNotStart("the server stopped before it was listening"))
+                hasFinished.withLock { $0 = true }
             }
-            lifecycle = .running(task: task, port: nil)
+            lifecycle = .running(task: task, group: group, port: nil)
         }
         let port = try await promise.value
         lifecycle.withLock { lifecycle in
-            if case .running(let task, _) = lifecycle { lifecycle = .running(task: task, port: port) }
+            if case .running(let task, let group, _) = lifecycle {
+                lifecycle = .running(task: task, group: group, port: port)
+            }
         }
         logger.info("feed server listening", metadata: ["port": "\(port)", "items": "\(configuration.itemCount)"])
         return URL(string: "http://\(configuration.host):\(port)")!
@@ -110,7 +123,7 @@ public final class FeedServer: Sendable {
     /// The port the server listens on, once started; `nil` before and after.
     public var port: Int? {
         lifecycle.withLock { lifecycle in
-            if case .running(_, let port) = lifecycle { return port }
+            if case .running(_, _, let port) = lifecycle { return port }
             return nil
         }
     }
@@ -118,14 +131,27 @@ public final class FeedServer: Sendable {
     /// Stops accepting connections, ends the requests in flight (waiting,
     /// stalled or streaming) and returns when the server has shut down.
     /// Calling it again, or before `start()`, does nothing.
-    public func stop() async {
-        let task: Task<Void, Never>? = lifecycle.withLock { lifecycle in
+    ///
+    /// Requests waiting out their latency, or stalled, end at once; the
+    /// server then shuts down gracefully (responses being written finish).
+    /// If it has not finished after `gracePeriod`, it is cancelled.
+    public func stop(gracePeriod: Duration = .seconds(5)) async {
+        let running: (Task<Void, Never>, ServiceGroup)? = lifecycle.withLock { lifecycle in
             defer { lifecycle = .stopped }
-            if case .running(let task, _) = lifecycle { return task }
+            if case .running(let task, let group, _) = lifecycle { return (task, group) }
             return nil
         }
-        guard let task else { return }
-        task.cancel()
+        guard let (task, group) = running else { return }
+        stopSignal.stop()
+        await group.triggerGracefulShutdown()
+        let deadline = ContinuousClock.now + gracePeriod
+        while !hasFinished.withLock({ $0 }), ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        if !hasFinished.withLock({ $0 }) {
+            logger.warning("feed server did not shut down gracefully in time; cancelling it")
+            task.cancel()
+        }
         await task.value
         logger.info("feed server stopped")
     }
