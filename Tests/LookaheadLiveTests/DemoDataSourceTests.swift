@@ -17,10 +17,11 @@ struct DemoDataSourceTests {
         return view
     }
 
-    /// Polls `condition` every few milliseconds until it holds or 10 s pass.
+    /// Polls `condition` every few milliseconds until it holds or 45 s pass
+    /// (the main actor is shared with every other test of the run).
     func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
         let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(10)
+        let deadline = clock.now + .seconds(45)
         while !condition() {
             guard clock.now < deadline else {
                 Issue.record("timed out waiting until \(what)")

@@ -2,7 +2,7 @@ import Testing
 
 @testable import LookaheadLive
 
-@Suite("Demo session without a terminal", .timeLimit(.minutes(1)))
+@Suite("Demo session without a terminal", .realTime, .timeLimit(.minutes(1)))
 struct DemoSessionTests {
     @Test("a short scripted run loads what it shows and counts every frame's visible cells")
     @MainActor
@@ -29,7 +29,7 @@ struct DemoSessionTests {
     }
 }
 
-@Suite("Demo session over the embedded feed server", .timeLimit(.minutes(1)))
+@Suite("Demo session over the embedded feed server", .realTime, .timeLimit(.minutes(1)))
 struct DemoServerSessionTests {
     @Test("a short run loads its items over HTTP from the embedded server, then stops it")
     @MainActor

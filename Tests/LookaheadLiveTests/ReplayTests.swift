@@ -8,7 +8,7 @@ import Testing
 
 /// Real replays of tiny scenarios against the embedded feed server. No
 /// assertion is about timing: geometry, counts and identities only.
-@Suite("Real replay", .timeLimit(.minutes(1)))
+@Suite("Real replay", .realTime, .timeLimit(.minutes(1)))
 struct ReplayTests {
     @Test(
         "Every visible cell-frame is counted: the same number as the simulator's for the trace",
