@@ -36,7 +36,7 @@ struct FeedServerStopTests {
 
         // Then it returned well before the latency or the stalls would have ended,
         // every request ended in an error, and none was counted as ended by its client
-        #expect(ContinuousClock.now - stopped < .seconds(3))
+        #expect(ContinuousClock.now - stopped < .seconds(10))
         #expect(server.port == nil)
         var failures = 0
         for request in requests {

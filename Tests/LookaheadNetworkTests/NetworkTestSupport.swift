@@ -36,7 +36,7 @@ func withFeedServer<Result>(
 /// `message` if it still does not after `timeout`.
 func waitUntil(
     _ message: @autoclosure () -> String,
-    timeout: Duration = .seconds(10),
+    timeout: Duration = .seconds(40),
     sourceLocation: SourceLocation = #_sourceLocation,
     _ condition: () -> Bool
 ) async throws {
