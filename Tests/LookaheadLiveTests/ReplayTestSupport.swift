@@ -27,6 +27,12 @@ enum ReplayTestScenario {
         .init(time: .milliseconds(1_000), offset: 1_200),
     ])
 
+    /// Scrolls down 1,200 pt in a second, then rests until `restUntil` (long
+    /// enough for every load to finish, even on a slow, sanitized build).
+    static func downwardThenRest(until restUntil: Duration) -> ScrollTrace {
+        ScrollTrace(samples: downward.samples + [.init(time: restUntil, offset: 1_200)])
+    }
+
     static func make(
         trace: ScrollTrace = downward, latency: Duration = .milliseconds(2), concurrency: Int = 4, seed: UInt64 = 7
     ) -> SimulationScenario {

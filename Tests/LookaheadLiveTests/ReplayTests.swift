@@ -29,8 +29,9 @@ struct ReplayTests {
 
     @Test("With instant-ish latency, `all` loads every item once, with the right ids, and the server counts every GET")
     func allLoadsEveryItem() async throws {
-        // Given 40 items at 2 ms each
-        let scenario = ReplayTestScenario.make(latency: .milliseconds(2))
+        // Given 40 items at 2 ms each, and a rest after the scroll for the loads to finish
+        let scenario = ReplayTestScenario.make(
+            trace: ReplayTestScenario.downwardThenRest(until: .seconds(4)), latency: .milliseconds(2))
         // When `all` is replayed
         let outcome = try await RealReplay(scenario: scenario).run(.all)
         let result = outcome.result
@@ -49,8 +50,8 @@ struct ReplayTests {
         }
         #expect(result.bytes == expectedBytes)
         #expect(result.peakCacheBytes == expectedBytes)
-        // and few cells were blank: everything lands within the first frames
-        #expect(result.blankCellFrames * 4 < result.visibleCellFrames)
+        // and few cells were blank: everything lands early in the run
+        #expect(result.blankCellFrames * 2 < result.visibleCellFrames)
     }
 
     @Test("A reversal makes `system` cancel prefetches in flight, and the server sees them end")
