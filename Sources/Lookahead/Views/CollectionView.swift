@@ -79,6 +79,20 @@ public final class CollectionView {
         set { engine.setPolicy(newValue) }
     }
 
+    /// Tells the prefetch policy how long one load took, for a policy that
+    /// learns from it (`.adaptive`); the others ignore it. Feed it from the
+    /// fetcher's events:
+    ///
+    /// ```swift
+    /// let observation = fetcher.observe { event in
+    ///     guard case .succeeded(_, let duration) = event else { return }
+    ///     Task { @MainActor in view.observeLoadDuration(duration) }
+    /// }
+    /// ```
+    public func observeLoadDuration(_ duration: Duration) {
+        engine.observeLoadDuration(duration)
+    }
+
     // MARK: - Geometry
 
     /// The visible area: its origin is the content offset, its size the view's.

@@ -114,6 +114,11 @@ final class ItemViewEngine {
         needsLayout = true
     }
 
+    /// Tells the policy how long one load took (see `PrefetchPlanner.observeLoadDuration`).
+    func observeLoadDuration(_ duration: Duration) {
+        planner?.observeLoadDuration(duration)
+    }
+
     /// Turns prefetching on or off; turning it off cancels what was asked for.
     func setPrefetchingEnabled(_ isEnabled: Bool) {
         isPrefetchingEnabled = isEnabled

@@ -85,6 +85,12 @@ public final class DemoSession {
             })
         let dataSource = DemoDataSource(identifiers: identifiers, fetcher: fetcher)
         let collectionView = makeCollectionView(dataSource: dataSource)
+        // The adaptive policy learns how long the loads really take.
+        let observation = fetcher.observe { [weak collectionView] event in
+            guard case .succeeded(_, let duration) = event else { return }
+            Task { @MainActor in collectionView?.observeLoadDuration(duration) }
+        }
+        defer { observation.cancel() }
 
         let rowCount = (identifiers.count + geometry.columns - 1) / geometry.columns
         let contentHeight = Double(rowCount) * DemoGeometry.cellPoints

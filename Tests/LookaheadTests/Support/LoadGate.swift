@@ -122,6 +122,20 @@ final class LoadGate<Key: Hashable & Sendable, Value: Sendable>: @unchecked Send
         resume(key, with: .success(value))
     }
 
+    /// Finishes the oldest waiting load of `key` with `value`, if one is
+    /// still waiting (its task may have been cancelled meanwhile); returns
+    /// whether one was.
+    @discardableResult
+    func succeedIfWaiting(_ key: Key, with value: Value) -> Bool {
+        let waiter: Waiter? = state.withLock { state in
+            guard let index = state.waiters.firstIndex(where: { $0.key == key }) else { return nil }
+            state.inFlight -= 1
+            return state.waiters.remove(at: index)
+        }
+        waiter?.continuation.resume(returning: value)
+        return waiter != nil
+    }
+
     /// Fails the oldest waiting load of `key`.
     func fail(_ key: Key, with error: any Error) {
         resume(key, with: .failure(error))
