@@ -164,7 +164,7 @@ public struct RealReplay: Sendable {
         let statistics = fetcher.statistics
         let counts = loader.counts
         run.finish()
-        let result = try run.result(statistics: statistics, requests: counts.requests, receivedBytes: counts.bytes)
+        let result = run.result(statistics: statistics, requests: counts.requests, receivedBytes: counts.bytes)
         run.withdrawEverything()
         await Self.waitUntilQuiet(fetcher, clock: clock)
         if run.lateFrames > 0 {

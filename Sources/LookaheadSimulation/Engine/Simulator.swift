@@ -526,12 +526,6 @@ struct SimulationRun {
     }
 
     func result() -> StrategyResult {
-        let sorted = timesToContent.sorted()
-        func percentile(_ p: Double) -> Double {
-            guard !sorted.isEmpty else { return 0 }
-            let rank = Int((p * Double(sorted.count)).rounded(.up)) - 1
-            return milliseconds(sorted[min(max(rank, 0), sorted.count - 1)])
-        }
         var wastedLoads = 0
         var wastedBytes = 0
         for key in completedKeys where !items(ofKey: key).contains(where: { everVisible[$0] }) {
@@ -540,30 +534,12 @@ struct SimulationRun {
         }
         let statistics = scheduler.statistics
         return StrategyResult(
-            name: strategy.rawValue,
-            blankRatio: visibleCellFrames == 0 ? 0 : Double(blankCellFrames) / Double(visibleCellFrames),
-            blankCellFrames: blankCellFrames,
-            visibleCellFrames: visibleCellFrames,
-            ttcP50Ms: percentile(0.5),
-            ttcP95Ms: percentile(0.95),
-            ttcP99Ms: percentile(0.99),
-            ttcMaxMs: sorted.last.map(milliseconds) ?? 0,
-            requests: statistics.loadsStarted,
-            cancellations: statistics.loadsCancelled,
-            completedLoads: completedKeys.count,
-            wastedLoads: wastedLoads,
-            wasteRatio: completedKeys.isEmpty ? 0 : Double(wastedLoads) / Double(completedKeys.count),
-            wastedBytes: wastedBytes,
-            byteWasteRatio: completedBytes == 0 ? 0 : Double(wastedBytes) / Double(completedBytes),
-            bytes: transfers.bytesTransferred,
-            peakCacheBytes: peakCacheBytes,
-            blankCellFramesPerSecond: blankCellFramesPerSecond,
-            bottomWaitMs: milliseconds(bottomWait)
-        )
-    }
-
-    func milliseconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1_000 + Double(duration.components.attoseconds) / 1e15
+            name: strategy.rawValue, blankCellFrames: blankCellFrames, visibleCellFrames: visibleCellFrames,
+            timesToContent: timesToContent, requests: statistics.loadsStarted,
+            cancellations: statistics.loadsCancelled, completedLoads: completedKeys.count, wastedLoads: wastedLoads,
+            wastedBytes: wastedBytes, completedBytes: completedBytes, bytes: transfers.bytesTransferred,
+            peakCacheBytes: peakCacheBytes, blankCellFramesPerSecond: blankCellFramesPerSecond,
+            bottomWait: bottomWait)
     }
 }
 

@@ -47,3 +47,50 @@ public struct SimulationTiming: Sendable {
     /// Engine time (planner, scheduler, bookkeeping) per simulated frame.
     public var engineTimePerFrame: Duration
 }
+
+extension StrategyResult {
+    /// A result from a run's raw measurements, the ratios and the
+    /// time-to-content percentiles derived as defined above: what the
+    /// simulator and the real replay both report.
+    ///
+    /// - Parameters:
+    ///   - timesToContent: one duration per appearance (any order).
+    ///   - completedBytes: bytes of the completed loads, for `byteWasteRatio`.
+    package init(
+        name: String, blankCellFrames: Int, visibleCellFrames: Int, timesToContent: [Duration],
+        requests: Int, cancellations: Int, completedLoads: Int, wastedLoads: Int, wastedBytes: Int,
+        completedBytes: Int, bytes: Int, peakCacheBytes: Int, blankCellFramesPerSecond: [Int], bottomWait: Duration
+    ) {
+        let sorted = timesToContent.sorted()
+        func percentile(_ p: Double) -> Double {
+            guard !sorted.isEmpty else { return 0 }
+            let rank = Int((p * Double(sorted.count)).rounded(.up)) - 1
+            return Self.milliseconds(sorted[min(max(rank, 0), sorted.count - 1)])
+        }
+        self.init(
+            name: name,
+            blankRatio: visibleCellFrames == 0 ? 0 : Double(blankCellFrames) / Double(visibleCellFrames),
+            blankCellFrames: blankCellFrames,
+            visibleCellFrames: visibleCellFrames,
+            ttcP50Ms: percentile(0.5),
+            ttcP95Ms: percentile(0.95),
+            ttcP99Ms: percentile(0.99),
+            ttcMaxMs: sorted.last.map(Self.milliseconds) ?? 0,
+            requests: requests,
+            cancellations: cancellations,
+            completedLoads: completedLoads,
+            wastedLoads: wastedLoads,
+            wasteRatio: completedLoads == 0 ? 0 : Double(wastedLoads) / Double(completedLoads),
+            wastedBytes: wastedBytes,
+            byteWasteRatio: completedBytes == 0 ? 0 : Double(wastedBytes) / Double(completedBytes),
+            bytes: bytes,
+            peakCacheBytes: peakCacheBytes,
+            blankCellFramesPerSecond: blankCellFramesPerSecond,
+            bottomWaitMs: Self.milliseconds(bottomWait))
+    }
+
+    /// `duration` in milliseconds, exactly as far as a `Double` goes.
+    package static func milliseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1_000 + Double(duration.components.attoseconds) / 1e15
+    }
+}
