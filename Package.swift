@@ -46,6 +46,13 @@ let package = Package(
             path: "Benchmarks/LookaheadBenchmarks",
             swiftSettings: strictSettings
         ),
+        // Torture tools: seeded random operation mixes over the real fetcher and
+        // disk cache, checked against reference models (`lookahead torture`).
+        .target(
+            name: "LookaheadTorture",
+            dependencies: ["Lookahead"],
+            swiftSettings: strictSettings
+        ),
         // The local feed server (a Hacker-News-style API with latency and fault
         // injection) for the demo, the real replay and the integration tests.
         .target(
@@ -88,6 +95,7 @@ let package = Package(
                 "Lookahead",
                 "LookaheadSimulation",
                 "LookaheadBenchmarks",
+                "LookaheadTorture",
                 "LookaheadServer",
                 "LookaheadHTTP",
                 "LookaheadLive",

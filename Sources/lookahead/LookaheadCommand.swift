@@ -11,6 +11,7 @@ struct LookaheadCommand: AsyncParsableCommand {
             BenchCommand.self,
             ServeCommand.self,
             DemoCommand.self,
+            TortureCommand.self,
         ]
     )
 }
