@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 let strictSettings: [SwiftSetting] = [
@@ -8,13 +8,27 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+/// Everything beyond the library: the command-line tool's parser and logging,
+/// the feed server (Hummingbird), the HTTP loader (AsyncHTTPClient) and the
+/// tests that use them. On by default, so that `swift run lookahead simulate`
+/// and `swift test` work from a clone; an app turns it off with `traits: []`
+/// and then resolves swift-collections only (`Scripts/check-consumer.sh`).
+let tools: TargetDependencyCondition? = .when(traits: ["Tools"])
+
 let package = Package(
     name: "Lookahead",
-    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "Lookahead", targets: ["Lookahead"]),
         .library(name: "LookaheadSimulation", targets: ["LookaheadSimulation"]),
         .executable(name: "lookahead", targets: ["lookahead"]),
+    ],
+    traits: [
+        .trait(
+            name: "Tools",
+            description: "The lookahead tool, feed server, HTTP loader, demo and their tests (not needed by apps)."
+        ),
+        .default(enabledTraits: ["Tools"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
@@ -58,9 +72,9 @@ let package = Package(
         .target(
             name: "LookaheadServer",
             dependencies: [
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: tools),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: tools),
+                .product(name: "Logging", package: "swift-log", condition: tools),
             ],
             swiftSettings: strictSettings
         ),
@@ -69,10 +83,10 @@ let package = Package(
             name: "LookaheadHTTP",
             dependencies: [
                 "Lookahead",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: tools),
+                .product(name: "NIOCore", package: "swift-nio", condition: tools),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: tools),
+                .product(name: "Logging", package: "swift-log", condition: tools),
             ],
             swiftSettings: strictSettings
         ),
@@ -85,7 +99,7 @@ let package = Package(
                 "LookaheadSimulation",
                 "LookaheadServer",
                 "LookaheadHTTP",
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log", condition: tools),
             ],
             swiftSettings: strictSettings
         ),
@@ -99,8 +113,8 @@ let package = Package(
                 "LookaheadServer",
                 "LookaheadHTTP",
                 "LookaheadLive",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
+                .product(name: "Logging", package: "swift-log", condition: tools),
             ],
             swiftSettings: strictSettings
         ),
@@ -121,10 +135,10 @@ let package = Package(
                 "Lookahead",
                 "LookaheadServer",
                 "LookaheadHTTP",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: tools),
+                .product(name: "NIOCore", package: "swift-nio", condition: tools),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: tools),
+                .product(name: "Logging", package: "swift-log", condition: tools),
             ],
             swiftSettings: strictSettings
         ),

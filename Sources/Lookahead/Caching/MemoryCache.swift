@@ -13,10 +13,17 @@
 /// evicting from the least recently used end. Lowering a limit, or calling
 /// ``trim(toCost:)`` on memory pressure, evicts in the same order.
 ///
+/// By default (``init(costLimit:countLimit:cost:)`` with no arguments) the
+/// cache holds a byte budget derived from the machine's memory,
+/// ``defaultCostLimit``, measured by the values' own
+/// ``MemoryCostReporting/memoryCost``; values that do not report a cost count
+/// 1 each against a limit of 1,000 entries. ``trim(for:)`` gives memory back
+/// when the system asks (``MemoryPressure``).
+///
 /// All state sits behind one lock, so the cache can be shared across threads and
-/// tasks. Costs are computed outside the lock, but evicted and replaced values
-/// are released inside it: a value's `deinit` must not call back into the cache
-/// that held it.
+/// tasks. Costs are computed outside the lock, and evicted, replaced and
+/// removed values are released after it is unlocked: a value's `deinit` may
+/// use the cache that held it.
 ///
 /// ## Representation
 ///
@@ -59,16 +66,37 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: @unch
     /// Creates an empty cache.
     ///
     /// - Parameters:
-    ///   - costLimit: The maximum total cost of the entries. Defaults to no limit.
-    ///   - countLimit: The maximum number of entries.
+    ///   - costLimit: The maximum total cost of the entries. Defaults to
+    ///     ``defaultCostLimit``, a byte budget from the machine's memory.
+    ///   - countLimit: The maximum number of entries. Defaults to no limit when
+    ///     the values report their cost (``MemoryCostReporting``) or a `cost`
+    ///     function is given, so the byte budget governs, and to 1,000 otherwise.
     ///   - cost: The cost of a value, used when ``setValue(_:forKey:cost:)`` is
-    ///     not given one explicitly. Without it every entry costs 1. It is called
-    ///     outside the cache's lock and must not return a negative number.
-    public init(costLimit: Int = .max, countLimit: Int = 1_000, cost: (@Sendable (Value) -> Int)? = nil) {
+    ///     not given one explicitly. Without it a value costs its
+    ///     ``MemoryCostReporting/memoryCost`` if it reports one, or else 1. It is
+    ///     called outside the cache's lock and must not return a negative number.
+    public init(
+        costLimit: Int = MemoryCache.defaultCostLimit, countLimit: Int? = nil,
+        cost: (@Sendable (Value) -> Int)? = nil
+    ) {
+        let reportsCost = Value.self is any MemoryCostReporting.Type
+        let countLimit = countLimit ?? (reportsCost || cost != nil ? .max : 1_000)
         precondition(costLimit >= 0, "MemoryCache costLimit must not be negative, got \(costLimit)")
         precondition(countLimit >= 0, "MemoryCache countLimit must not be negative, got \(countLimit)")
         storage = Storage(costLimit: costLimit, countLimit: countLimit)
-        costFunction = cost
+        let reportedCost: @Sendable (Value) -> Int = { ($0 as? any MemoryCostReporting)?.memoryCost ?? 1 }
+        costFunction = cost ?? (reportsCost ? reportedCost : nil)
+    }
+
+    /// The default byte budget: 15% of the machine's physical memory, at most
+    /// 512 MiB (256 MiB where the memory cannot be read).
+    ///
+    /// Nuke's image cache takes a similar share; a prefetching cache needs room
+    /// for a few screens ahead and behind, not for the whole list.
+    public static var defaultCostLimit: Int {
+        let cap = 512 << 20
+        guard let memory = physicalMemoryBytes() else { return 256 << 20 }
+        return Int(min(UInt64(cap), memory / 100 * 15))
     }
 
     /// Creates an empty cache that, in debug builds, checks its invariants after
@@ -126,7 +154,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: @unch
     ///
     /// - Complexity: O(n), where n is the number of entries.
     public func removeAll() {
-        withStorage { $0.removeAll() }
+        let entries = withStorage { $0.removeAll() }
+        _ = consume entries  // released here, unlocked
     }
 
     /// Evicts least recently used entries until ``totalCost`` is at most `cost`.
@@ -138,6 +167,22 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: @unch
     public func trim(toCost cost: Int) {
         precondition(cost >= 0, "MemoryCache cannot trim to a negative cost, got \(cost)")
         withStorage { $0.trim(toCost: cost, toCount: .max) }
+    }
+
+    /// Gives memory back as the system asks: under `.warning` the least
+    /// recently used entries until the total cost is at most half of what it
+    /// was, under `.critical` everything. The limits are unchanged.
+    ///
+    /// The Apple glue calls it on memory warnings; call it yourself from a
+    /// `DispatchSource.makeMemoryPressureSource` handler or when the app goes
+    /// to the background.
+    ///
+    /// - Complexity: O(k), where k is the number of entries evicted.
+    public func trim(for pressure: MemoryPressure) {
+        switch pressure {
+        case .warning: withStorage { $0.trim(toCost: $0.totalCost / 2, toCount: .max) }
+        case .critical: removeAll()
+        }
     }
 
     /// Evicts least recently used entries until ``count`` is at most `count`.
@@ -207,14 +252,19 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: @unch
     ///
     /// The storage is accessed once per operation, as one `inout` access, so the
     /// slab is mutated in place.
+    /// Entries the operation evicted or replaced are moved out before the lock
+    /// is released and dropped after it: their values' `deinit` runs unlocked.
     @inlinable
     func withStorage<Result>(_ body: (inout Storage) -> Result) -> Result {
+        var released = ContiguousArray<Entry>()
         lock.lock()
-        defer { lock.unlock() }
         let result = body(&storage)
+        if !storage.released.isEmpty { swap(&released, &storage.released) }
         #if DEBUG
             if storage.checksInvariants { storage.checkInvariants() }
         #endif
+        lock.unlock()
+        released.removeAll()
         return result
     }
 
@@ -301,6 +351,10 @@ extension MemoryCache {
         var countLimit: Int
         @usableFromInline
         var checksInvariants = false
+        /// Entries evicted or replaced by the current operation, released by
+        /// `withStorage` once the lock is unlocked.
+        @usableFromInline
+        var released = ContiguousArray<Entry>()
 
         @usableFromInline
         init(costLimit: Int, countLimit: Int) {
@@ -327,13 +381,13 @@ extension MemoryCache {
                 totalCost -= entries[Int(slot)]!.cost
                 guard cost <= costLimit else {
                     index[key] = nil
-                    _ = free(slot)
+                    released.append(free(slot))
                     return
                 }
                 // The count is unchanged by a replacement, so only the cost can need room.
                 trim(toCost: costLimit - cost, toCount: countLimit)
-                entries[Int(slot)]!.value = value
-                entries[Int(slot)]!.cost = cost
+                released.append(entries[Int(slot)].take()!)
+                entries[Int(slot)] = Entry(key: key, value: value, cost: cost)
                 linkAtHead(slot)
                 totalCost += cost
             } else {
@@ -355,16 +409,18 @@ extension MemoryCache {
             return entry.value
         }
 
-        /// Empties the cache and releases the slab and the index.
+        /// Empties the cache and returns the slab, for the caller to release
+        /// once unlocked.
         @usableFromInline
-        mutating func removeAll() {
+        mutating func removeAll() -> ContiguousArray<Entry?> {
+            defer { entries = [] }
             index = [:]
-            entries = []
             links = []
             head = -1
             tail = -1
             freeHead = -1
             totalCost = 0
+            return entries
         }
 
         /// Evicts from the tail until both bounds hold.
@@ -380,6 +436,7 @@ extension MemoryCache {
                 let entry = free(slot)
                 totalCost -= entry.cost
                 index[entry.key] = nil
+                released.append(entry)
             }
         }
 

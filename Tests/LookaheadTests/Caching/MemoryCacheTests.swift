@@ -89,7 +89,7 @@ struct MemoryCacheTests {
         // Then only the 10 most recent remain
         #expect(cache.count == 10)
         #expect(cache.keysByRecency() == Array((90..<100).reversed()))
-        #expect(cache.totalCost == 10)
+        #expect(cache.totalCost == 20)  // "90"…"99": two UTF-8 bytes each
     }
 
     @Test func aCountLimitOfZeroStoresNothing() {
@@ -149,12 +149,13 @@ struct MemoryCacheTests {
     }
 
     @Test func withoutACostFunctionEveryEntryCostsOne() {
-        // Given a cache without a cost function
-        let cache = makeCache()
+        // Given a cache without a cost function, of values that do not report a cost
+        struct Opaque: Sendable {}
+        let cache = MemoryCache<Int, Opaque>(checksInvariants: true)
 
         // When three entries are set without costs
         for key in 0..<3 {
-            cache.setValue("a long string", forKey: key)
+            cache.setValue(Opaque(), forKey: key)
         }
 
         // Then each cost 1
