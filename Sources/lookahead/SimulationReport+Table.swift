@@ -42,6 +42,11 @@ extension SimulationReport {
                         String(format: "%.1f", result.bottomWaitMs / 1_000), micros,
                     ]))
             }
+            if let bound = scenario.lowerBound {
+                lines.append(
+                    "lower bound: \(bound.blankCellFrames) blank cell-frames no per-item strategy can go under "
+                        + "(latency alone: \(bound.latencyBoundCellFrames))")
+            }
             for finding in scenario.findings {
                 lines.append("finding: \(finding)")
             }

@@ -36,10 +36,12 @@ public struct SimulationSuite: Sendable {
                         completed: completed, total: total, scenario: scenario.name, strategy: strategy, timing: timing)
                 )
             }
+            let lowerBound = LowerBound(scenario: scenario)
             report.scenarios.append(
                 .init(
-                    name: scenario.name, strategies: results, findings: SimulationReport.Scenario.findings(for: results)
-                ))
+                    name: scenario.name, strategies: results,
+                    findings: SimulationReport.Scenario.findings(for: results, lowerBound: lowerBound),
+                    lowerBound: lowerBound))
         }
         return report
     }

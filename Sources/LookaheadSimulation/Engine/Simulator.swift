@@ -462,20 +462,9 @@ struct SimulationRun {
     /// Every item the trace will show, earliest first appearance first (the
     /// oracle's earliest-deadline-first order), and when each is last seen.
     func oracleDeadlines() -> (order: [Int], lastSeen: [Int: Duration]) {
-        var firstSeen: [Int: Int] = [:]
-        var lastSeen: [Int: Duration] = [:]
-        for frame in 0..<frameCount {
-            let time = frameDuration * frame
-            let offset = min(max(scenario.trace.offset(at: time), 0), maxOffset)
-            let rect = Rect(origin: Point(x: 0, y: offset), size: scenario.viewport)
-            for path in layout.itemPaths(in: rect) {
-                let item = layout.flatIndex(of: path)
-                if firstSeen[item] == nil { firstSeen[item] = frame }
-                lastSeen[item] = time
-            }
-        }
-        let order = firstSeen.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.map(\.key)
-        return (order, lastSeen)
+        let visibility = ScenarioVisibility(scenario: scenario)
+        let lastSeen = visibility.frames.mapValues { visibility.time(ofFrame: $0.last!) }
+        return (visibility.itemsByFirstAppearance, lastSeen)
     }
 
     // MARK: Pages

@@ -75,7 +75,7 @@ extension SimulationChart {
                 text:
                     "\(first.visibleCellFrames) visible cell-frames · \(seconds) s · \(scenario.strategies.count) strategies"
             )
-            writeBlankBars(scenario.strategies, layout: layout, into: &writer)
+            writeBlankBars(scenario.strategies, lowerBound: scenario.lowerBound, layout: layout, into: &writer)
             writeWasteBars(scenario.strategies, layout: layout, into: &writer)
             writeLines(scenario.strategies, layout: layout, into: &writer)
         } else {
@@ -94,7 +94,9 @@ extension SimulationChart {
 
     // MARK: - Bars
 
-    private func writeBlankBars(_ results: [StrategyResult], layout: PanelLayout, into writer: inout SVGWriter) {
+    private func writeBlankBars(
+        _ results: [StrategyResult], lowerBound: LowerBound?, layout: PanelLayout, into writer: inout SVGWriter
+    ) {
         let axis = Axis(covering: results.map { Self.sanitized($0.blankRatio) * 100 }.max() ?? 0)
         writer.element(
             "text",
@@ -115,6 +117,18 @@ extension SimulationChart {
                     ("x2", Self.coordinate(x)), ("y2", Self.coordinate(layout.barAxisY)),
                     ("stroke", Self.oracleColour), ("stroke-width", "1"), ("stroke-dasharray", "3 3"),
                     ("opacity", "0.6"),
+                ])
+        }
+        if let lowerBound, let visible = results.first?.visibleCellFrames, visible > 0 {
+            // A solid line at the lower bound: no per-item bar can end left of it.
+            let ratio = Double(lowerBound.blankCellFrames) / Double(visible) * 100
+            let x = PanelLayout.blankLeft + barLength(Self.sanitized(ratio), axis, PanelLayout.blankWidth)
+            writer.element(
+                "line",
+                [
+                    ("class", "reference bound"), ("x1", Self.coordinate(x)), ("y1", Self.coordinate(layout.rowsTop)),
+                    ("x2", Self.coordinate(x)), ("y2", Self.coordinate(layout.barAxisY)),
+                    ("stroke", Self.oracleColour), ("stroke-width", "2"),
                 ])
         }
         for (index, result) in results.enumerated() {

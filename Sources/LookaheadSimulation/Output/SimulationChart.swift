@@ -107,7 +107,9 @@ public struct SimulationChart: Sendable {
                 + "Waste: completed loads never seen, by count and by bytes.")
         writer.element(
             "text", [("class", "subtitle"), ("x", x), ("y", "76")],
-            text: "Hatched bars, dashed lines: the oracle, which knows the future — the reference, not a contender.")
+            text:
+                "Hatched bars, dashed lines: the oracle, which knows the future. Solid line: the lower bound, which no strategy can pass."
+        )
     }
 }
 

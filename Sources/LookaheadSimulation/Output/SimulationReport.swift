@@ -9,11 +9,16 @@ public struct SimulationReport: Sendable, Codable, Hashable {
         /// Strategies that beat the oracle, and by how much: a finding to look
         /// into (the oracle is a strong reference, not a proven optimum).
         public var findings: [String]
+        /// Blank cell-frames no per-item strategy can go under (see ``LowerBound``).
+        public var lowerBound: LowerBound?
 
-        public init(name: String, strategies: [StrategyResult], findings: [String] = []) {
+        public init(
+            name: String, strategies: [StrategyResult], findings: [String] = [], lowerBound: LowerBound? = nil
+        ) {
             self.name = name
             self.strategies = strategies
             self.findings = findings
+            self.lowerBound = lowerBound
         }
     }
 
@@ -27,13 +32,27 @@ public struct SimulationReport: Sendable, Codable, Hashable {
 }
 
 extension SimulationReport.Scenario {
-    /// Compares every strategy with the oracle's blank cell-frames.
-    static func findings(for results: [StrategyResult]) -> [String] {
-        guard let oracle = results.first(where: { $0.name == SimulationStrategy.oracle.rawValue }) else { return [] }
-        return results.compactMap { result in
-            guard result.name != oracle.name, result.blankCellFrames < oracle.blankCellFrames else { return nil }
-            return "\(result.name) beats the oracle: \(result.blankCellFrames) blank cell-frames "
-                + "against \(oracle.blankCellFrames) (\(oracle.blankCellFrames - result.blankCellFrames) fewer)"
+    /// Compares every strategy with the oracle's blank cell-frames, and every
+    /// per-item strategy with the lower bound (going under it would be a bug
+    /// in the bound or in the simulator).
+    static func findings(for results: [StrategyResult], lowerBound: LowerBound? = nil) -> [String] {
+        var findings: [String] = []
+        if let lowerBound {
+            for result in results where result.blankCellFrames < lowerBound.blankCellFrames {
+                guard let strategy = SimulationStrategy(rawValue: result.name), !strategy.loadsPages else { continue }
+                findings.append(
+                    "\(result.name) goes under the lower bound: \(result.blankCellFrames) blank cell-frames "
+                        + "against \(lowerBound.blankCellFrames) (a bug in the bound or the simulator)")
+            }
         }
+        guard let oracle = results.first(where: { $0.name == SimulationStrategy.oracle.rawValue }) else {
+            return findings
+        }
+        return findings
+            + results.compactMap { result in
+                guard result.name != oracle.name, result.blankCellFrames < oracle.blankCellFrames else { return nil }
+                return "\(result.name) beats the oracle: \(result.blankCellFrames) blank cell-frames "
+                    + "against \(oracle.blankCellFrames) (\(oracle.blankCellFrames - result.blankCellFrames) fewer)"
+            }
     }
 }

@@ -1,0 +1,227 @@
+import Lookahead
+
+/// A number of blank cell-frames that no per-item strategy the simulator can
+/// run goes under in a scenario — not even a clairvoyant one — given the same
+/// latencies, payloads, failures, concurrency limit and link.
+///
+/// ## The relaxation
+///
+/// Every strategy that loads item by item is bound by these premises of the
+/// simulator's model (``TransferSimulator``, ``NetworkModel``, the
+/// ``FetchScheduler``'s limit), and the bound keeps only them:
+/// 1. **Earliest arrival.** Attempt k of an item is sent only after attempts
+///    0…k−1 failed, each failing after its own latency; the first attempt that
+///    does not fail (`a`) then waits its latency and transfers its payload. So
+///    the item's data is ready no earlier than `e = Σ_{k≤a} latency(k) + bytes ÷
+///    bandwidth` (no backoff, the whole link to itself), and a frame shows it
+///    only if `e` is at or before the frame's time (completions at a frame's
+///    time are processed before the frame is counted).
+/// 2. **The link.** No byte flows in a latency phase, and the loads in their
+///    transfer phase share the bandwidth: the payloads of the items ready by
+///    time t add up to at most `bandwidth × (t − t₀)`, t₀ the earliest any
+///    successful attempt can reach its first byte.
+/// 3. **The slots.** A load holds one of the `C` concurrency slots from its
+///    start to its end, at least `latency` (+ `bytes ÷ bandwidth` when it
+///    succeeds): the slot-time of the items ready by t adds up to at most
+///    `C × t`.
+///
+/// Choosing for each item the visible frame from which it is shown (or never)
+/// under 1–3 is an integer program; its linear relaxation (fractional choices)
+/// is a linear program whose optimum bounds the blank cell-frames from below.
+/// The bound solves the program's Lagrangian dual — a multiplier per frame on
+/// each cumulative constraint 2 and 3, subgradient steps with Polyak's step
+/// size towards a moving target — and every iterate gives a certified bound
+/// (weak duality), so stopping early only loosens it. An iteration is one
+/// pass over the visible cell-frames.
+///
+/// What it leaves out, which only makes it lower: retry backoff, the sharing
+/// of the link slowing each transfer, failed attempts' slot-time beyond their
+/// latency, display requests' order. Strategies that load pages (one request
+/// carrying many items) are outside its premises.
+public struct LowerBound: Sendable, Codable, Hashable {
+    /// The bound: no per-item strategy leaves fewer blank cell-frames.
+    public var blankCellFrames: Int
+    /// The part of it that latency alone forces (premise 1 only): frames an
+    /// item is visible before its data could possibly be there.
+    public var latencyBoundCellFrames: Int
+    /// The dual iterations run.
+    public var iterations: Int
+
+    public init(blankCellFrames: Int, latencyBoundCellFrames: Int, iterations: Int) {
+        self.blankCellFrames = blankCellFrames
+        self.latencyBoundCellFrames = latencyBoundCellFrames
+        self.iterations = iterations
+    }
+}
+
+extension LowerBound {
+    /// Computes the bound for `scenario`.
+    ///
+    /// - Parameter iterations: the most dual iterations (each one pass over
+    ///   the visible cell-frames); fewer may run when the bound stops moving.
+    /// - Complexity: O(iterations × (V + F)) for V visible cell-frames and F frames.
+    public init(scenario: SimulationScenario, iterations: Int = 400) {
+        var problem = LowerBoundProblem(scenario: scenario)
+        self = problem.solve(iterations: iterations)
+    }
+}
+
+/// The linear program behind ``LowerBound``, in seconds.
+struct LowerBoundProblem {
+    struct Item {
+        /// The item's visible frames, ascending.
+        var frames: [Int]
+        /// The index in `frames` of the first frame at or after the earliest arrival.
+        var firstFeasible: Int
+        /// Link-time the payload takes (premise 2).
+        var linkTime: Double
+        /// Slot-time, shared by `C` slots (premise 3), divided by `C`.
+        var slotTime: Double
+    }
+
+    var items: [Item] = []
+    var frameTimes: [Double] = []
+    /// Right-hand sides per frame: link-time and slot-time available by then.
+    var linkCapacity: [Double] = []
+    var slotCapacity: [Double] = []
+    var visibleCellFrames = 0
+    var latencyBound = 0
+
+    init(scenario: SimulationScenario) {
+        let visibility = ScenarioVisibility(scenario: scenario)
+        visibleCellFrames = visibility.visibleCellFrames
+        let frameSeconds = visibility.frameDuration / .seconds(1)
+        frameTimes = (0..<visibility.frameCount).map { Double($0) * frameSeconds }
+        let network = scenario.network
+        var bytesPerSecond: Double?
+        if case .bitsPerSecond(let bits) = network.bandwidth { bytesPerSecond = bits / 8 }
+        let slots = Double(scenario.maxConcurrentLoads)
+        var earliestFirstByte = Double.infinity
+        for item in visibility.itemsByFirstAppearance {
+            let frames = visibility.frames[item]!
+            // Premise 1: the failed attempts' latencies, then the first good one's.
+            var chain = Duration.zero
+            var attempt = 0
+            while network.fails(item: item, attempt: attempt), attempt < 1_000_000 {
+                chain += network.latency(forItem: item, attempt: attempt)
+                attempt += 1
+            }
+            let unloadable = network.fails(item: item, attempt: attempt)
+            chain += network.latency(forItem: item, attempt: attempt)
+            let chainSeconds = chain / .seconds(1)
+            earliestFirstByte = min(earliestFirstByte, chainSeconds)
+            let transfer = bytesPerSecond.map { Double(network.payloadBytes(forItem: item)) / $0 } ?? 0
+            // A nanosecond of slack: completions are rounded to the nearest one.
+            let arrival = chainSeconds + transfer - 1e-9
+            let firstFeasible =
+                unloadable ? frames.count : (frames.firstIndex { frameTimes[$0] >= arrival } ?? frames.count)
+            latencyBound += firstFeasible
+            items.append(
+                Item(
+                    frames: frames, firstFeasible: firstFeasible, linkTime: transfer,
+                    slotTime: (chainSeconds + transfer) / slots))
+        }
+        linkCapacity = frameTimes.map { bytesPerSecond == nil ? .infinity : max(0, $0 - earliestFirstByte) }
+        slotCapacity = frameTimes
+    }
+
+    /// Subgradient ascent on the dual (minimising its value, an upper bound on
+    /// the cell-frames that can be shown), keeping the best iterate.
+    mutating func solve(iterations: Int) -> LowerBound {
+        let frameCount = frameTimes.count
+        let hasLink = linkCapacity.contains { $0.isFinite }
+        var linkPrice = [Double](repeating: 0, count: frameCount)
+        var slotPrice = [Double](repeating: 0, count: frameCount)
+        var linkSuffix = [Double](repeating: 0, count: frameCount)
+        var slotSuffix = [Double](repeating: 0, count: frameCount)
+        var linkUse = [Double](repeating: 0, count: frameCount)
+        var slotUse = [Double](repeating: 0, count: frameCount)
+        var best = Double.infinity
+        var target = 0.0
+        var sinceImprovement = 0
+        var ran = 0
+        for iteration in 0..<max(1, iterations) {
+            ran = iteration + 1
+            // Suffix sums: a choice "ready by frame f" is in every constraint from f on.
+            var runningLink = 0.0
+            var runningSlot = 0.0
+            for frame in stride(from: frameCount - 1, through: 0, by: -1) {
+                runningLink += linkPrice[frame]
+                runningSlot += slotPrice[frame]
+                linkSuffix[frame] = runningLink
+                slotSuffix[frame] = runningSlot
+            }
+            for frame in 0..<frameCount {
+                linkUse[frame] = 0
+                slotUse[frame] = 0
+            }
+            var value = 0.0
+            for frame in 0..<frameCount {
+                if hasLink { value += linkPrice[frame] * linkCapacity[frame] }
+                value += slotPrice[frame] * slotCapacity[frame]
+            }
+            for item in items {
+                var bestGain = 0.0
+                var bestFrame = -1
+                let count = item.frames.count
+                var index = item.firstFeasible
+                while index < count {
+                    let frame = item.frames[index]
+                    let gain =
+                        Double(count - index) - item.linkTime * linkSuffix[frame] - item.slotTime * slotSuffix[frame]
+                    if gain > bestGain {
+                        bestGain = gain
+                        bestFrame = frame
+                    }
+                    index += 1
+                }
+                value += bestGain
+                if bestFrame >= 0 {
+                    linkUse[bestFrame] += item.linkTime
+                    slotUse[bestFrame] += item.slotTime
+                }
+            }
+            if value < best - 1e-9 {
+                best = value
+                sinceImprovement = 0
+            } else {
+                sinceImprovement += 1
+            }
+            // The subgradient: capacity left at each frame (negative: overused).
+            var norm = 0.0
+            var usedLink = 0.0
+            var usedSlot = 0.0
+            var linkGradient = [Double](repeating: 0, count: frameCount)
+            var slotGradient = [Double](repeating: 0, count: frameCount)
+            for frame in 0..<frameCount {
+                usedLink += linkUse[frame]
+                usedSlot += slotUse[frame]
+                if hasLink {
+                    linkGradient[frame] = linkCapacity[frame] - usedLink
+                    // A zero price with capacity to spare cannot move: not part of the norm.
+                    if linkPrice[frame] > 0 || linkGradient[frame] < 0 {
+                        norm += linkGradient[frame] * linkGradient[frame]
+                    }
+                }
+                slotGradient[frame] = slotCapacity[frame] - usedSlot
+                if slotPrice[frame] > 0 || slotGradient[frame] < 0 { norm += slotGradient[frame] * slotGradient[frame] }
+            }
+            guard norm > 1e-18 else { break }  // the relaxation's optimum: nothing binds
+            if iteration == 0 { target = best * 0.5 }
+            if sinceImprovement >= 10 {
+                target = (target + best) / 2  // the target was too ambitious
+                sinceImprovement = 0
+            }
+            let step = max(value - target, 1e-9) / norm
+            for frame in 0..<frameCount {
+                if hasLink { linkPrice[frame] = max(0, linkPrice[frame] - step * linkGradient[frame]) }
+                slotPrice[frame] = max(0, slotPrice[frame] - step * slotGradient[frame])
+            }
+            if best - target < 1e-6 * max(1, best) { break }
+        }
+        let shown = min(best, Double(visibleCellFrames - latencyBound))
+        let bound = visibleCellFrames - Int((shown + 1e-6).rounded(.down))
+        return LowerBound(
+            blankCellFrames: max(bound, latencyBound), latencyBoundCellFrames: latencyBound, iterations: ran)
+    }
+}

@@ -1,0 +1,109 @@
+import Lookahead
+import Testing
+
+@testable import LookaheadSimulation
+
+/// The lower bound holds for everything the simulator runs, meets the
+/// analytic bound without limits, and sits under the true optimum of small
+/// instances found by brute force.
+@Suite(.timeLimit(.minutes(3)))
+struct LowerBoundTests {
+    let viewport = Size(width: 390, height: 300)
+
+    func linearTrace(distance: Double, seconds: Double) -> ScrollTrace {
+        let frames = Int(seconds * 60)
+        return ScrollTrace(
+            samples: (0...frames).map { frame in
+                ScrollTrace.Sample(time: .seconds(1) / 60.0 * frame, offset: distance * Double(frame) / Double(frames))
+            })
+    }
+
+    @Test func withoutLimitsTheBoundIsTheLatencyBoundAndTheOracleMeetsIt() {
+        // Given unlimited concurrency and bandwidth
+        let scenario = SimulationScenario(
+            name: "unlimited", layout: .list(rowHeights: Array(repeating: 100, count: 200)), viewport: viewport,
+            network: NetworkModel(
+                seed: 3, latency: .logNormal(median: .milliseconds(300), p99: .seconds(2)), payload: .fixed(bytes: 1)),
+            maxConcurrentLoads: 100_000, trace: linearTrace(distance: 8_000, seconds: 8))
+
+        // When the bound is computed and the oracle runs
+        let bound = LowerBound(scenario: scenario)
+        let oracle = Simulator(scenario: scenario).run(.oracle)
+
+        // Then only latency binds, and the clairvoyant plan reaches it
+        #expect(bound.blankCellFrames == bound.latencyBoundCellFrames)
+        #expect(bound.blankCellFrames > 0)
+        #expect(oracle.blankCellFrames == bound.blankCellFrames)
+    }
+
+    @Test(arguments: [UInt64(1), 2, 3])
+    func noPerItemStrategyGoesUnderTheBound(seed: UInt64) {
+        for name in SimulationScenario.builtInNames {
+            // Given a short run of a built-in scenario
+            let short = SimulationScenario.builtIn(named: name, seed: seed, duration: .seconds(12))!
+            let scenario = short
+            let bound = LowerBound(scenario: short)
+            // Then no per-item strategy leaves fewer blank cell-frames
+            for strategy in SimulationStrategy.allCases where !strategy.loadsPages {
+                let result = Simulator(scenario: short).run(strategy)
+                #expect(
+                    result.blankCellFrames >= bound.blankCellFrames,
+                    "seed \(seed), \(scenario.name), \(strategy): \(result.blankCellFrames) < bound \(bound.blankCellFrames)"
+                )
+            }
+        }
+    }
+
+    /// With one slot a schedule is an order of loads run back to back (idling
+    /// never helps, and a load alone has the whole link): enumerating every
+    /// order of every subset gives the true optimum of a small instance.
+    @Test(arguments: [UInt64(1), 2, 3, 4, 5, 6])
+    func theBoundIsAtMostTheBruteForceOptimumWhichIsAtMostTheOracle(seed: UInt64) {
+        // Given six rows scrolled past a two-row viewport, one slot, a slow link
+        var random = TraceRandom(seed: seed)
+        let heights = (0..<6).map { _ in Double(Int.random(in: 80...160, using: &random)) }
+        let latencies = (0..<6).map { _ in Duration.milliseconds(Int.random(in: 30...300, using: &random)) }
+        let scenario = SimulationScenario(
+            name: "brute", layout: .list(rowHeights: heights), viewport: Size(width: 390, height: 200),
+            network: NetworkModel(
+                seed: seed, latency: .perItem(latencies), payload: .uniform(5_000...40_000),
+                bandwidth: .bitsPerSecond(1_000_000)),
+            maxConcurrentLoads: 1, trace: linearTrace(distance: heights.reduce(0, +) - 200, seconds: 1.5))
+
+        // When the optimum is found by enumeration
+        let visibility = ScenarioVisibility(scenario: scenario)
+        let frameSeconds = visibility.frameDuration / .seconds(1)
+        let items = visibility.itemsByFirstAppearance
+        func blanks(order: [Int]) -> Int {
+            var time = 0.0
+            var total = visibility.visibleCellFrames
+            for item in order {
+                time += scenario.network.latency(forItem: item) / .seconds(1)
+                time += Double(scenario.network.payloadBytes(forItem: item)) * 8 / 1_000_000
+                total -= visibility.frames[item]!.filter { Double($0) * frameSeconds >= time - 1e-9 }.count
+            }
+            return total
+        }
+        var optimum = visibility.visibleCellFrames
+        func enumerate(_ order: [Int], _ rest: [Int]) {
+            optimum = min(optimum, blanks(order: order))
+            for (index, item) in rest.enumerated() {
+                var remaining = rest
+                remaining.remove(at: index)
+                enumerate(order + [item], remaining)
+            }
+        }
+        enumerate([], items)
+
+        // Then bound ≤ optimum ≤ oracle, and no strategy goes under the bound
+        let bound = LowerBound(scenario: scenario)
+        let oracle = Simulator(scenario: scenario).run(.oracle)
+        #expect(bound.blankCellFrames <= optimum, "seed \(seed): bound \(bound.blankCellFrames), optimum \(optimum)")
+        #expect(optimum <= oracle.blankCellFrames, "seed \(seed): optimum \(optimum), oracle \(oracle.blankCellFrames)")
+        for strategy in SimulationStrategy.allCases where !strategy.loadsPages {
+            let result = Simulator(scenario: scenario).run(strategy)
+            #expect(
+                result.blankCellFrames >= optimum, "seed \(seed), \(strategy): \(result.blankCellFrames) < \(optimum)")
+        }
+    }
+}
