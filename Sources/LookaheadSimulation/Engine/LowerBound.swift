@@ -62,13 +62,15 @@ extension LowerBound {
     /// - Complexity: O(iterations × (V + F)) for V visible cell-frames and F frames.
     public init(scenario: SimulationScenario, iterations: Int = 400) {
         var problem = LowerBoundProblem(scenario: scenario)
-        self = problem.solve(iterations: iterations)
+        self = problem.solve(iterations: iterations).bound
     }
 }
 
 /// The linear program behind ``LowerBound``, in seconds.
 struct LowerBoundProblem {
     struct Item {
+        /// The item's index in the list.
+        var id: Int
         /// The item's visible frames, ascending.
         var frames: [Int]
         /// The index in `frames` of the first frame at or after the earliest arrival.
@@ -118,7 +120,7 @@ struct LowerBoundProblem {
             latencyBound += firstFeasible
             items.append(
                 Item(
-                    frames: frames, firstFeasible: firstFeasible, linkTime: transfer,
+                    id: item, frames: frames, firstFeasible: firstFeasible, linkTime: transfer,
                     slotTime: (chainSeconds + transfer) / slots))
         }
         linkCapacity = frameTimes.map { bytesPerSecond == nil ? .infinity : max(0, $0 - earliestFirstByte) }
@@ -127,7 +129,11 @@ struct LowerBoundProblem {
 
     /// Subgradient ascent on the dual (minimising its value, an upper bound on
     /// the cell-frames that can be shown), keeping the best iterate.
-    mutating func solve(iterations: Int) -> LowerBound {
+    ///
+    /// Also returns, at the best iterate, the frame from which each item is
+    /// shown in the relaxation (items it never shows are absent): an order the
+    /// oracle can plan by.
+    mutating func solve(iterations: Int) -> (bound: LowerBound, shownFrom: [Int: Int]) {
         let frameCount = frameTimes.count
         let hasLink = linkCapacity.contains { $0.isFinite }
         var linkPrice = [Double](repeating: 0, count: frameCount)
@@ -137,6 +143,8 @@ struct LowerBoundProblem {
         var linkUse = [Double](repeating: 0, count: frameCount)
         var slotUse = [Double](repeating: 0, count: frameCount)
         var best = Double.infinity
+        var choice = [Int](repeating: -1, count: items.count)
+        var bestChoice = choice
         var target = 0.0
         var sinceImprovement = 0
         var ran = 0
@@ -160,7 +168,7 @@ struct LowerBoundProblem {
                 if hasLink { value += linkPrice[frame] * linkCapacity[frame] }
                 value += slotPrice[frame] * slotCapacity[frame]
             }
-            for item in items {
+            for (position, item) in items.enumerated() {
                 var bestGain = 0.0
                 var bestFrame = -1
                 let count = item.frames.count
@@ -176,6 +184,7 @@ struct LowerBoundProblem {
                     index += 1
                 }
                 value += bestGain
+                choice[position] = bestFrame
                 if bestFrame >= 0 {
                     linkUse[bestFrame] += item.linkTime
                     slotUse[bestFrame] += item.slotTime
@@ -183,6 +192,7 @@ struct LowerBoundProblem {
             }
             if value < best - 1e-9 {
                 best = value
+                bestChoice = choice
                 sinceImprovement = 0
             } else {
                 sinceImprovement += 1
@@ -221,7 +231,12 @@ struct LowerBoundProblem {
         }
         let shown = min(best, Double(visibleCellFrames - latencyBound))
         let bound = visibleCellFrames - Int((shown + 1e-6).rounded(.down))
-        return LowerBound(
-            blankCellFrames: max(bound, latencyBound), latencyBoundCellFrames: latencyBound, iterations: ran)
+        var shownFrom: [Int: Int] = [:]
+        for (position, frame) in bestChoice.enumerated() where frame >= 0 { shownFrom[items[position].id] = frame }
+        return (
+            LowerBound(
+                blankCellFrames: max(bound, latencyBound), latencyBoundCellFrames: latencyBound, iterations: ran),
+            shownFrom
+        )
     }
 }

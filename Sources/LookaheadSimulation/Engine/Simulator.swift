@@ -28,16 +28,19 @@ public struct Simulator: Sendable {
     /// future includes knowing which plan works out.
     public func runTimed(_ strategy: SimulationStrategy) -> (result: StrategyResult, timing: SimulationTiming) {
         guard strategy == .oracle else { return runTimed(strategy, plan: .earliestDeadlineFirst) }
-        let runs = OraclePlan.allCases.map { runTimed(.oracle, plan: $0) }
+        var problem = LowerBoundProblem(scenario: scenario)
+        let shownFrom = problem.solve(iterations: 400).shownFrom
+        let runs = OraclePlan.allCases.map { runTimed(.oracle, plan: $0, relaxationShownFrom: shownFrom) }
         return runs.min {
             ($0.result.blankCellFrames, $0.result.requests) < ($1.result.blankCellFrames, $1.result.requests)
         }!
     }
 
     func runTimed(
-        _ strategy: SimulationStrategy, plan: OraclePlan
+        _ strategy: SimulationStrategy, plan: OraclePlan, relaxationShownFrom: [Int: Int] = [:]
     ) -> (result: StrategyResult, timing: SimulationTiming) {
         var run = SimulationRun(scenario: scenario, strategy: strategy, oraclePlan: plan)
+        run.relaxationShownFrom = relaxationShownFrom
         let clock = ContinuousClock()
         let start = clock.now
         run.begin()
@@ -62,6 +65,11 @@ enum OraclePlan: CaseIterable {
     /// Requests released so that transfers follow one another on the shared
     /// link, each as late as is still safe, skipping hopeless items.
     case pipelined
+    /// Only the items the lower bound's relaxation shows, asked for at once in
+    /// the order of the frame from which it shows them.
+    case relaxationOrder
+    /// The same items in the same order, released as `pipelined` releases them.
+    case relaxationPipelined
 
     var issuesDisplayRequests: Bool {
         self == .earliestDeadlineFirstWithDisplayRequests
@@ -95,6 +103,8 @@ struct SimulationRun {
     /// The oracle's requests, each released at its time (ascending).
     var releases: [(time: Duration, item: Int)] = []
     var nextRelease = 0
+    /// The frame from which the lower bound's relaxation shows each item it shows.
+    var relaxationShownFrom: [Int: Int] = [:]
 
     var ready: [Bool]
     var everVisible: [Bool]
@@ -425,12 +435,19 @@ struct SimulationRun {
     /// delay the others. No simple clairvoyant schedule is provably optimal
     /// under these limits; the best of the plans is the reference.
     func oracleReleases() -> [(time: Duration, item: Int)] {
-        let (order, lastSeen) = oracleDeadlines()
+        let (firstAppearanceOrder, lastSeen) = oracleDeadlines()
+        let shownFrom = relaxationShownFrom
+        let relaxationOrder = shownFrom.keys.sorted { (shownFrom[$0]!, $0) < (shownFrom[$1]!, $1) }
+        let order: [Int]
         switch oraclePlan {
         case .earliestDeadlineFirst, .earliestDeadlineFirstWithDisplayRequests:
-            return order.map { (.zero, $0) }
+            return firstAppearanceOrder.map { (.zero, $0) }
+        case .relaxationOrder:
+            return relaxationOrder.map { (.zero, $0) }
         case .pipelined:
-            break
+            order = firstAppearanceOrder
+        case .relaxationPipelined:
+            order = relaxationOrder
         }
         var bitsPerSecond: Double?
         if case .bitsPerSecond(let rate) = scenario.network.bandwidth { bitsPerSecond = rate }
