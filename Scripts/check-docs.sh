@@ -12,7 +12,7 @@ cd "$root"
 scratch=.build-docs
 graphs=$scratch/symbol-graphs
 output=${1:-$scratch/Lookahead.doccarchive}
-rm -rf "$graphs"
+
 mkdir -p "$graphs"
 swift build --scratch-path "$scratch" --target Lookahead \
     -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$root/$graphs" 2>&1 | tail -1
