@@ -75,7 +75,7 @@ struct FeedServerLimitsTests {
             configuration: FeedServerConfiguration(itemCount: 10, maximumWaitingRequests: 2), logger: quietLogger)
         let url = try await server.start()
         let loader = HTTPLoader(
-            baseURL: url, configuration: .init(timeout: .seconds(20), maximumConnections: 8), logger: quietLogger)
+            baseURL: url, configuration: .init(timeout: .seconds(5), maximumConnections: 8), logger: quietLogger)
         let waiting = (1...2).map { id in
             Task { try await loader.data(path: "/v0/item/\(id).json", query: ["latency_ms": "600000"]) }
         }
@@ -85,18 +85,19 @@ struct FeedServerLimitsTests {
         let refused = await error {
             try await loader.data(path: "/v0/item/3.json", query: ["latency_ms": "600000"])
         }
+        let refusedCount = server.statistics.waitsRefused
+        let served = try? await loader.data(path: "/v0/item/4.json")
+        for task in waiting { task.cancel() }
+        for task in waiting { _ = try? await task.value }
+        try await loader.shutdown()
+        await server.stop()
 
         // Then it is answered 503 at once, saying why; one that does not wait is served
         let (status, message) = try #require(statusAndMessage(refused))
         #expect(status == 503)
         #expect(message.contains("too many requests are waiting"))
-        #expect(server.statistics.waitsRefused == 1)
-        #expect(try await loader.data(path: "/v0/item/4.json").count > 0)
-
-        for task in waiting { task.cancel() }
-        for task in waiting { _ = try? await task.value }
-        try await loader.shutdown()
-        await server.stop()
+        #expect(refusedCount == 1)
+        #expect(served?.isEmpty == false)
     }
 
     @Test func aPaddedBodyIsTheSameBytesAsTheWholeRecord() throws {

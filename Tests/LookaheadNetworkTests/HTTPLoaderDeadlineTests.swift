@@ -51,10 +51,11 @@ struct HTTPLoaderDeadlineTests {
             return Data([1])
         }
 
+        try await loader.shutdown()
+
         // Then the retry has 3 s, not a fresh 10 s
         #expect(data == Data([1]))
         #expect(budgets.all == [.seconds(10), .seconds(3)])
-        try await loader.shutdown()
     }
 
     @Test func noRetryWhenTheTimeoutIsSpent() async throws {
@@ -72,6 +73,8 @@ struct HTTPLoaderDeadlineTests {
             }
         }
 
+        try await loader.shutdown()
+
         // Then it times out instead, after one attempt
         guard case .timedOut(let after, _)? = failure as? HTTPLoaderError else {
             Issue.record("expected timedOut, got \(String(describing: failure))")
@@ -79,7 +82,6 @@ struct HTTPLoaderDeadlineTests {
         }
         #expect(after == .seconds(10))
         #expect(budgets.all == [.seconds(10)])
-        try await loader.shutdown()
     }
 }
 
