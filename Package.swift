@@ -142,6 +142,12 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The command-line tool's option checks, through its commands' own parsers.
+        .testTarget(
+            name: "LookaheadCommandTests",
+            dependencies: ["lookahead"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "LookaheadLiveTests",
             dependencies: ["LookaheadLive", "LookaheadSimulation", "Lookahead", "LookaheadServer", "LookaheadHTTP"],

@@ -14,7 +14,8 @@ import NIOHTTP1
 /// The loader tries each request once, with one exception: when the server
 /// closed a pooled keep-alive connection before answering (AsyncHTTPClient's
 /// `remoteConnectionClosed`), it retries at once on a fresh connection, since
-/// a GET is idempotent and nothing was received. Every other retry, with
+/// a GET is idempotent and nothing was received; the retry gets what is left
+/// of the request's timeout, not a fresh one. Every other retry, with
 /// backoff, is the fetcher's job: pass ``isTransient(_:)`` as its classifier.
 public final class HTTPLoader: Sendable {
     /// The URL paths are resolved against.
@@ -24,6 +25,8 @@ public final class HTTPLoader: Sendable {
     private let client: HTTPClient
     private let logger: Logger
     private let sleep: @Sendable (Duration) async throws -> Void
+    /// The time since the loader was created, on its clock.
+    private let elapsed: @Sendable () -> Duration
 
     /// Creates a loader with its own HTTP client on the shared event loop group.
     ///
@@ -41,6 +44,8 @@ public final class HTTPLoader: Sendable {
         self.configuration = configuration
         self.logger = logger
         sleep = { duration in try await clock.sleep(for: duration) }
+        let origin = clock.now
+        elapsed = { origin.duration(to: clock.now) }
         var clientConfiguration = HTTPClient.Configuration()
         clientConfiguration.connectionPool = .init(
             idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: configuration.maximumConnections)
@@ -60,11 +65,31 @@ public final class HTTPLoader: Sendable {
     public func data(path: String, query: [String: String] = [:], item: String? = nil) async throws -> Data {
         let url = try makeURL(path: path, query: query)
         let subject = HTTPLoaderError.Subject(url: url, item: item)
+        return try await retryingClosedConnection(subject) { remaining in
+            try await self.withDeadline(subject, remaining: remaining) {
+                try await self.get(url, subject: subject, remaining: remaining)
+            }
+        }
+    }
+
+    /// Runs `attempt` with the whole timeout and, if it fails with
+    /// ``HTTPLoaderError/connectionClosed(subject:)``, once more with what is
+    /// left of it: one deadline covers both attempts.
+    ///
+    /// - Throws: what `attempt` throws, or
+    ///   ``HTTPLoaderError/timedOut(after:subject:)`` if nothing is left.
+    func retryingClosedConnection(
+        _ subject: HTTPLoaderError.Subject, attempt: (_ remaining: Duration) async throws -> Data
+    ) async throws -> Data {
+        let timeout = configuration.timeout
+        let deadline = elapsed() + timeout
         do {
-            return try await withDeadline(subject) { try await self.get(url, subject: subject) }
+            return try await attempt(timeout)
         } catch HTTPLoaderError.connectionClosed {
-            logger.debug("stale pooled connection; retrying once", metadata: ["url": "\(url)"])
-            return try await withDeadline(subject) { try await self.get(url, subject: subject) }
+            let remaining = deadline - elapsed()
+            guard remaining > .zero else { throw HTTPLoaderError.timedOut(after: timeout, subject: subject) }
+            logger.debug("stale pooled connection; retrying once", metadata: ["url": "\(subject.url)"])
+            return try await attempt(remaining)
         }
     }
 
@@ -124,17 +149,18 @@ public final class HTTPLoader: Sendable {
         return url
     }
 
-    /// Runs `operation`, failing with `.timedOut` when the configured timeout
-    /// passes first; the operation is then cancelled (closing its connection).
+    /// Runs `operation`, failing with `.timedOut` when `remaining` passes
+    /// first; the operation is then cancelled (closing its connection).
     private func withDeadline(
-        _ subject: HTTPLoaderError.Subject, _ operation: @escaping @Sendable () async throws -> Data
+        _ subject: HTTPLoaderError.Subject, remaining: Duration,
+        _ operation: @escaping @Sendable () async throws -> Data
     ) async throws -> Data {
         let timeout = configuration.timeout
         do {
             return try await withThrowingTaskGroup(of: Data.self) { group in
                 group.addTask(operation: operation)
                 group.addTask { [sleep] in
-                    try await sleep(timeout)
+                    try await sleep(remaining)
                     throw HTTPLoaderError.timedOut(after: timeout, subject: subject)
                 }
                 defer { group.cancelAll() }
@@ -149,14 +175,14 @@ public final class HTTPLoader: Sendable {
         }
     }
 
-    private func get(_ url: String, subject: HTTPLoaderError.Subject) async throws -> Data {
+    private func get(_ url: String, subject: HTTPLoaderError.Subject, remaining: Duration) async throws -> Data {
         var request = HTTPClientRequest(url: url)
         request.method = .GET
         logger.trace("GET", metadata: ["url": "\(url)"])
         let response: HTTPClientResponse
         do {
             // The deadline is a backstop: `withDeadline` also covers the body.
-            let deadline = NIODeadline.now() + .nanoseconds(Int64(configuration.timeout / .nanoseconds(1)) + 1_000_000)
+            let deadline = NIODeadline.now() + .nanoseconds(Int64(remaining / .nanoseconds(1)) + 1_000_000)
             response = try await client.execute(request, deadline: deadline, logger: logger)
         } catch {
             throw classify(error, subject: subject, received: nil)

@@ -50,18 +50,37 @@ public struct FaultInjection: Sendable, Hashable {
     /// No added latency and no faults.
     public static let none = FaultInjection()
 
+    /// The longest latency configured or drawn (10 minutes, as `latency_ms`
+    /// allows): draws from the log-normal's tail are clamped to it.
+    public static let maximumLatency = Duration.seconds(600)
+
+    /// The largest p99 / median ratio: a wider spread makes draws from the
+    /// tail meaningless (and, unclamped, overflow).
+    public static let maximumLatencyRatio = 1_000.0
+
+    /// The widest bandwidth cap, in bytes per second (10 GB/s).
+    public static let maximumBandwidthBytesPerSecond = 10_000_000_000
+
     /// Checks that the configuration makes sense.
     ///
     /// - Throws: ``FeedServerError/invalidConfiguration(_:)`` saying what is wrong.
     public func validate() throws(FeedServerError) {
-        if latencyMedian < .zero {
-            throw .invalidConfiguration("latencyMedian must not be negative, got \(latencyMedian)")
+        if !(.zero...Self.maximumLatency).contains(latencyMedian) {
+            throw .invalidConfiguration("latencyMedian must be in 0...\(Self.maximumLatency), got \(latencyMedian)")
         }
-        if latencyP99 < latencyMedian {
-            throw .invalidConfiguration("latencyP99 (\(latencyP99)) must be at least latencyMedian (\(latencyMedian))")
+        if !(latencyMedian...Self.maximumLatency).contains(latencyP99) {
+            throw .invalidConfiguration(
+                "latencyP99 must be in latencyMedian (\(latencyMedian))...\(Self.maximumLatency), got \(latencyP99)")
         }
-        if let bandwidthBytesPerSecond, bandwidthBytesPerSecond < 1 {
-            throw .invalidConfiguration("bandwidthBytesPerSecond must be at least 1, got \(bandwidthBytesPerSecond)")
+        if latencyMedian > .zero, latencyP99 / latencyMedian > Self.maximumLatencyRatio {
+            throw .invalidConfiguration(
+                "latencyP99 (\(latencyP99)) must be at most \(Int(Self.maximumLatencyRatio)) times latencyMedian "
+                    + "(\(latencyMedian))")
+        }
+        if let bandwidthBytesPerSecond, !(1...Self.maximumBandwidthBytesPerSecond).contains(bandwidthBytesPerSecond) {
+            throw .invalidConfiguration(
+                "bandwidthBytesPerSecond must be in 1...\(Self.maximumBandwidthBytesPerSecond), "
+                    + "got \(bandwidthBytesPerSecond)")
         }
         let fractions = [
             ("serverErrorFraction", serverErrorFraction), ("truncatedBodyFraction", truncatedBodyFraction),
@@ -104,7 +123,8 @@ extension FaultInjection {
         return nil
     }
 
-    /// The added latency of request number `request` in the run of `seed`.
+    /// The added latency of request number `request` in the run of `seed`,
+    /// at most ``maximumLatency``.
     ///
     /// - Complexity: O(1).
     func drawLatency(seed: UInt64, request: Int) -> Duration {
@@ -116,6 +136,8 @@ extension FaultInjection {
         let z = SeededRandom.standardNormal(
             SeededRandom.bits(seed: seed, stream: .latency, key: UInt64(request), index: 0),
             SeededRandom.bits(seed: seed, stream: .latency, key: UInt64(request), index: 1))
-        return .microseconds(Int64((median * Foundation.exp(sigma * z) * 1_000_000).rounded()))
+        // Clamped before the conversion: a draw far in the tail must not overflow Int64.
+        let microseconds = min(median * Foundation.exp(sigma * z), Self.maximumLatency / .seconds(1)) * 1_000_000
+        return .microseconds(Int64(microseconds.rounded()))
     }
 }

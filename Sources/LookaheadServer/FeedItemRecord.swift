@@ -70,20 +70,27 @@ extension FeedItemRecord {
     /// The item's JSON, padded with a `text` field to exactly `bytes` bytes
     /// when that is more than its natural size (`nil`: not padded).
     ///
-    /// - Complexity: O(`bytes`).
-    func json(paddedTo bytes: Int?) -> [UInt8] {
+    /// The padding is described, not built: see ``ResponseBytes``.
+    ///
+    /// - Complexity: O(1) in `bytes` (the record itself is encoded).
+    func body(paddedTo bytes: Int?) -> ResponseBytes {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var record = self
         record.text = nil
         let plain = Array(try! encoder.encode(record))
         // `"text":"…",` adds 10 bytes plus the filler.
-        guard let bytes, bytes > plain.count + 10 else { return plain }
-        let filler = "Lorem ipsum dolor sit amet consectetur adipiscing elit "
-        let length = bytes - plain.count - 10
-        var text = String(repeating: filler, count: length / filler.utf8.count + 1)
-        text.removeLast(text.utf8.count - length)
-        record.text = text
-        return Array(try! encoder.encode(record))
+        guard let bytes, bytes > plain.count + 10 else { return ResponseBytes(plain) }
+        record.text = ""
+        let empty = Array(try! encoder.encode(record))
+        let marker = Array("\"text\":\"".utf8)
+        // The record's other fields never contain `"text":"`: it is the text field's own key.
+        guard let start = empty.indices.first(where: { empty[$0...].starts(with: marker) }) else {
+            preconditionFailure("the encoded record has no text field")
+        }
+        let split = start + marker.count
+        return ResponseBytes(segments: [
+            .bytes(Array(empty[..<split])), .filler(count: bytes - plain.count - 10), .bytes(Array(empty[split...])),
+        ])
     }
 }

@@ -3,10 +3,15 @@ import Hummingbird
 import Logging
 
 extension FeedServer {
-    /// What a valid request asks for.
-    enum Resource {
-        case json([UInt8])
-        case png([UInt8])
+    /// What a valid request asks for: checked, but not built yet, so that a
+    /// request waiting out its latency holds a few integers, not its body.
+    enum Resource: Sendable {
+        /// The id list, whole or one page.
+        case topStories(page: (offset: Int, limit: Int)?)
+        /// An item's JSON, padded to a size or not.
+        case item(id: Int, paddedTo: Int?)
+        /// An item's thumbnail, `size × size` pixels.
+        case image(id: Int, size: Int)
         case notFound(String)
     }
 
@@ -32,20 +37,15 @@ extension FeedServer {
     // MARK: Resources
 
     func topStories(_ query: FeedQuery) throws(BadParameter) -> Resource {
-        let total = configuration.itemCount
         let offset = try query.integer("offset", in: 0...Int.max)
         let limit = try query.integer("limit", in: 1...FeedQuery.maximumPageLimit)
-        guard offset != nil || limit != nil else {
-            return .json(Array(("[" + (0..<total).map { String($0 + 1) }.joined(separator: ",") + "]").utf8))
-        }
+        guard offset != nil || limit != nil else { return .topStories(page: nil) }
         guard let offset, let limit else {
             throw BadParameter(
                 description:
                     "parameters 'offset' and 'limit' go together; got only '\(offset == nil ? "limit" : "offset")'")
         }
-        let ids = offset < total ? Array((offset + 1)...min(total, offset + limit)) : []
-        let list = ids.map(String.init).joined(separator: ",")
-        return .json(Array("{\"ids\":[\(list)],\"limit\":\(limit),\"offset\":\(offset),\"total\":\(total)}".utf8))
+        return .topStories(page: (offset, limit))
     }
 
     func item(id: Int, _ query: FeedQuery) throws(BadParameter) -> Resource {
@@ -53,7 +53,7 @@ extension FeedServer {
         guard (1...max(configuration.itemCount, 1)).contains(id), configuration.itemCount > 0 else {
             return .notFound("no item \(id): ids are 1...\(configuration.itemCount)")
         }
-        return .json(FeedItemRecord(id: id, seed: configuration.seed).json(paddedTo: bytes))
+        return .item(id: id, paddedTo: bytes)
     }
 
     func image(id: Int, _ query: FeedQuery) throws(BadParameter) -> Resource {
@@ -61,16 +61,48 @@ extension FeedServer {
         guard (1...max(configuration.itemCount, 1)).contains(id), configuration.itemCount > 0 else {
             return .notFound("no item \(id): ids are 1...\(configuration.itemCount)")
         }
-        let colour = FeedItemRecord(id: id, seed: configuration.seed).colour
-        let png = PNGEncoder.encode(width: size, height: size) { _, y in
-            // Darker towards the bottom, so the image is not one flat colour.
-            let shade = 255 - 128 * y / max(size - 1, 1)
+        return .image(id: id, size: size)
+    }
+
+    /// The body of a found resource and its content type.
+    ///
+    /// - Complexity: O(1) for items (their padding is described, not built),
+    ///   O(ids) for the id list, O(size²) for a thumbnail.
+    func body(of resource: Resource) -> (contentType: String, bytes: ResponseBytes) {
+        let json = "application/json; charset=utf-8"
+        switch resource {
+        case .topStories(nil):
+            let total = configuration.itemCount
             return (
-                UInt8(Int(colour.red) * shade / 255), UInt8(Int(colour.green) * shade / 255),
-                UInt8(Int(colour.blue) * shade / 255)
+                json, ResponseBytes(Array(("[" + (0..<total).map { String($0 + 1) }.joined(separator: ",") + "]").utf8))
             )
+        case .topStories(let page?):
+            let total = configuration.itemCount
+            let ids = page.offset < total ? Array((page.offset + 1)...min(total, page.offset + page.limit)) : []
+            let list = ids.map(String.init).joined(separator: ",")
+            return (
+                json,
+                ResponseBytes(
+                    Array(
+                        "{\"ids\":[\(list)],\"limit\":\(page.limit),\"offset\":\(page.offset),\"total\":\(total)}".utf8)
+                )
+            )
+        case .item(let id, let bytes):
+            return (json, FeedItemRecord(id: id, seed: configuration.seed).body(paddedTo: bytes))
+        case .image(let id, let size):
+            let colour = FeedItemRecord(id: id, seed: configuration.seed).colour
+            let png = PNGEncoder.encode(width: size, height: size) { _, y in
+                // Darker towards the bottom, so the image is not one flat colour.
+                let shade = 255 - 128 * y / max(size - 1, 1)
+                return (
+                    UInt8(Int(colour.red) * shade / 255), UInt8(Int(colour.green) * shade / 255),
+                    UInt8(Int(colour.blue) * shade / 255)
+                )
+            }
+            return ("image/png", ResponseBytes(png))
+        case .notFound:
+            preconditionFailure("not-found resources have no body")
         }
-        return .png(png)
     }
 
     // MARK: Handling
@@ -111,36 +143,40 @@ extension FeedServer {
 
         var headers: HTTPFields = [:]
         if latency > .zero || fault == .stall {
+            guard claimWaitingSlot() else {
+                let limit = configuration.maximumWaitingRequests
+                logger.debug("refused: too many requests waiting", metadata: ["limit": "\(limit)"])
+                ticket.countRefusedWait()
+                return respond(
+                    .serviceUnavailable,
+                    error: "too many requests are waiting out an injected latency (at most \(limit) at once); "
+                        + "try again later",
+                    headers: [.retryAfter: "1"], ticket: ticket)
+            }
+            defer { waitingRequests.withLock { $0 -= 1 } }
             try await waitWatchingClient(
                 request, latency: latency, stall: fault == .stall, ticket: ticket, logger: logger)
             headers[.connection] = "close"
         }
 
-        let bytes: [UInt8]
-        switch resource {
-        case .json(let json):
-            headers[.contentType] = "application/json; charset=utf-8"
-            bytes = json
-        case .png(let png):
-            headers[.contentType] = "image/png"
-            bytes = png
-        case .notFound:
-            preconditionFailure("not-found resources are answered above")
-        }
-
-        switch fault {
-        case .serverError:
+        if fault == .serverError {
             logger.warning("injected server error")
             return respond(
                 .internalServerError, error: "injected server error (request \(ticket.number))", headers: headers,
                 ticket: ticket)
+        }
+        // Built after the wait, so that waiting requests do not pin their bodies.
+        let (contentType, bytes) = body(of: resource)
+        headers[.contentType] = contentType
+        switch fault {
         case .truncate:
             return respond(
                 .ok, headers: headers, bytes: bytes, truncatedAt: bytes.count / 2, ticket: ticket, logger: logger)
         case .malformed:
-            let malformed = Array("{\"error\": injected malformed body".utf8) + bytes.prefix(bytes.count / 2)
+            let malformed =
+                ResponseBytes(Array("{\"error\": injected malformed body".utf8)) + bytes.prefix(bytes.count / 2)
             return respond(.ok, headers: headers, bytes: malformed, ticket: ticket, logger: logger)
-        case .stall, nil:
+        case .serverError, .stall, nil:
             return respond(.ok, headers: headers, bytes: bytes, ticket: ticket, logger: logger)
         }
     }
@@ -172,19 +208,34 @@ extension FeedServer {
         var headers = headers
         headers[.contentType] = "application/json; charset=utf-8"
         let body = Array("{\"error\":\(Response.jsonString(message))}".utf8)
-        return respond(status, headers: headers, bytes: body, ticket: ticket, logger: logger)
+        return respond(status, headers: headers, bytes: ResponseBytes(body), ticket: ticket, logger: logger)
     }
 
-    /// A response whose body is streamed through the shared link (if any) and
-    /// accounted for in the statistics; `truncatedAt` cuts it short and closes
-    /// the connection.
+    /// Claims one of the ``FeedServerConfiguration/maximumWaitingRequests``
+    /// slots; false when all are taken.
+    private func claimWaitingSlot() -> Bool {
+        let limit = configuration.maximumWaitingRequests
+        return waitingRequests.withLock { waiting in
+            guard waiting < limit else { return false }
+            waiting += 1
+            return true
+        }
+    }
+
+    /// The chunk a body is written in without a bandwidth cap: small enough
+    /// that hundreds of responses being written hold little memory.
+    static let chunkSize = 64 * 1_024
+
+    /// A response whose body is produced and streamed a chunk at a time,
+    /// through the shared link (if any), and accounted for in the statistics;
+    /// `truncatedAt` cuts it short and closes the connection.
     private func respond(
-        _ status: HTTPResponse.Status, headers: HTTPFields, bytes: [UInt8], truncatedAt: Int? = nil,
+        _ status: HTTPResponse.Status, headers: HTTPFields, bytes: ResponseBytes, truncatedAt: Int? = nil,
         ticket: RequestTicket, logger: Logger
     ) -> Response {
         let link = self.link
         let sent = truncatedAt ?? bytes.count
-        let chunkSize = link?.chunkSize ?? max(sent, 1)
+        let chunkSize = link?.chunkSize ?? Self.chunkSize
         let body = ResponseBody(contentLength: bytes.count) { [sleep, stopSignal] writer in
             do {
                 var start = 0
@@ -193,7 +244,7 @@ extension FeedServer {
                     if let link { try await stopSignal.sleep(link.reserve(bytes: end - start), using: sleep) }
                     // Out of flight once the last bytes are handed over: see FeedServerStatistics.inFlight.
                     if end == sent { ticket.release() }
-                    if end > start { try await writer.write(ByteBuffer(bytes: bytes[start..<end])) }
+                    if end > start { try await writer.write(ByteBuffer(bytes: bytes.bytes(in: start..<end))) }
                     start = end
                 } while start < sent
                 if truncatedAt != nil {

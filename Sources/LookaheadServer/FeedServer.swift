@@ -35,6 +35,12 @@ import ServiceLifecycle
 /// stream; clients then open a fresh connection rather than reuse one the
 /// server is about to close.
 ///
+/// At most ``FeedServerConfiguration/maximumWaitingRequests`` requests wait
+/// at once; one more is answered `503 Service Unavailable` at once, with
+/// `Retry-After: 1` and a JSON error body. A body is built only once its
+/// wait is over, and written a chunk at a time (a padded item's filler is
+/// produced as it is written), so waiting requests hold almost no memory.
+///
 /// The server logs each request at `debug`, injected server errors and
 /// unexpected failures at `warning`, through the logger it is given; it
 /// prints nothing itself.
@@ -46,6 +52,9 @@ public final class FeedServer: Sendable {
     let link: SharedLink?
     let statisticsStore = LockedValue(FeedServerStatistics())
     let stopSignal = StopSignal()
+    /// Requests waiting out a latency or a stall now: see
+    /// ``FeedServerConfiguration/maximumWaitingRequests``.
+    let waitingRequests = LockedValue(0)
     private let lifecycle = LockedValue(Lifecycle.idle)
     /// Set by the serving task when it has returned.
     private let hasFinished = LockedValue(false)
@@ -117,7 +126,7 @@ public final class FeedServer: Sendable {
             }
         }
         logger.info("feed server listening", metadata: ["port": "\(port)", "items": "\(configuration.itemCount)"])
-        return URL(string: "http://\(configuration.host):\(port)")!
+        return try configuration.baseURL(port: port)
     }
 
     /// The port the server listens on, once started; `nil` before and after.
@@ -134,7 +143,9 @@ public final class FeedServer: Sendable {
     ///
     /// Requests waiting out their latency, or stalled, end at once; the
     /// server then shuts down gracefully (responses being written finish).
-    /// If it has not finished after `gracePeriod`, it is cancelled.
+    /// If it has not finished after `gracePeriod`, it is cancelled. If the
+    /// calling task is cancelled, `stop()` returns at once and the graceful
+    /// shutdown goes on in the background.
     public func stop(gracePeriod: Duration = .seconds(5)) async {
         let running: (Task<Void, Never>, ServiceGroup)? = lifecycle.withLock { lifecycle in
             defer { lifecycle = .stopped }
@@ -144,11 +155,15 @@ public final class FeedServer: Sendable {
         guard let (task, group) = running else { return }
         stopSignal.stop()
         await group.triggerGracefulShutdown()
-        let deadline = ContinuousClock.now + gracePeriod
-        while !hasFinished.withLock({ $0 }), ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(5))
+        let hasFinished = self.hasFinished
+        let finished = await Settling.wait(
+            until: { hasFinished.withLock { $0 } }, within: gracePeriod, pollingEvery: .milliseconds(5),
+            clock: ContinuousClock())
+        if !finished && Task.isCancelled {
+            logger.info("feed server stopping in the background: the caller was cancelled")
+            return
         }
-        if !hasFinished.withLock({ $0 }) {
+        if !finished {
             logger.warning("feed server did not shut down gracefully in time; cancelling it")
             task.cancel()
         }

@@ -1,16 +1,36 @@
+import Foundation
+
 /// Where a ``FeedServer`` listens, what it serves and what faults it injects.
 public struct FeedServerConfiguration: Sendable {
-    /// The address to bind; loopback by default.
+    /// The address to bind; loopback by default. An IPv6 address is written
+    /// without brackets (`::1`); the server's URL brackets it.
     public var host: String
     /// The port to bind; `0` lets the system pick a free one (see ``FeedServer/port``).
     public var port: Int
-    /// The number of items: ids `1...itemCount`.
+    /// The number of items: ids `1...itemCount`, at most ``maximumItemCount``.
     public var itemCount: Int
     /// The seed of the data set (titles, authors, scores… derive from `(seed, id)`)
     /// and of the random latencies and faults.
     public var seed: UInt64
     /// The latency and faults added to answers.
     public var faults: FaultInjection
+    /// The most requests that may wait out an injected latency (or stall) at
+    /// once, `1...`\(``maximumWaitingRequestsLimit``).
+    ///
+    /// A request that would wait beyond it is answered at once with
+    /// `503 Service Unavailable`, `Retry-After: 1` and a JSON body saying so,
+    /// rather than queued: a queue would hold the connection and its memory
+    /// just the same, and a 503 is what a loaded server answers (clients
+    /// retry it as a transient failure).
+    public var maximumWaitingRequests: Int
+
+    /// The largest ``itemCount``: ids stay far from overflowing any arithmetic
+    /// on them (an item's time is `base − 37·id`), and the unpaged id list
+    /// stays under 8 MB.
+    public static let maximumItemCount = 1_000_000
+
+    /// The largest ``maximumWaitingRequests``.
+    public static let maximumWaitingRequestsLimit = 100_000
 
     /// Creates a configuration.
     public init(
@@ -18,22 +38,45 @@ public struct FeedServerConfiguration: Sendable {
         port: Int = 0,
         itemCount: Int = 10_000,
         seed: UInt64 = 1,
-        faults: FaultInjection = .none
+        faults: FaultInjection = .none,
+        maximumWaitingRequests: Int = 1_000
     ) {
         self.host = host
         self.port = port
         self.itemCount = itemCount
         self.seed = seed
         self.faults = faults
+        self.maximumWaitingRequests = maximumWaitingRequests
     }
 
     /// Checks that the configuration makes sense.
     ///
-    /// - Throws: ``FeedServerError/invalidConfiguration(_:)`` saying what is wrong.
+    /// - Throws: ``FeedServerError/invalidConfiguration(_:)`` saying which
+    ///   field is wrong, its value and the accepted range.
     public func validate() throws(FeedServerError) {
         if host.isEmpty { throw .invalidConfiguration("host must not be empty") }
         if !(0...65_535).contains(port) { throw .invalidConfiguration("port must be in 0...65535, got \(port)") }
-        if itemCount < 0 { throw .invalidConfiguration("itemCount must not be negative, got \(itemCount)") }
+        if !(0...Self.maximumItemCount).contains(itemCount) {
+            throw .invalidConfiguration("itemCount must be in 0...\(Self.maximumItemCount), got \(itemCount)")
+        }
+        if !(1...Self.maximumWaitingRequestsLimit).contains(maximumWaitingRequests) {
+            throw .invalidConfiguration(
+                "maximumWaitingRequests must be in 1...\(Self.maximumWaitingRequestsLimit), got \(maximumWaitingRequests)"
+            )
+        }
         try faults.validate()
+    }
+
+    /// The server's base URL once bound to `port`, such as
+    /// `http://127.0.0.1:8080` or `http://[::1]:8080`.
+    ///
+    /// - Throws: ``FeedServerError/invalidConfiguration(_:)`` if the host
+    ///   cannot be part of a URL.
+    func baseURL(port: Int) throws(FeedServerError) -> URL {
+        let isIPv6 = host.contains(":") && !host.hasPrefix("[")
+        guard let url = URL(string: "http://\(isIPv6 ? "[\(host)]" : host):\(port)"), url.host != nil else {
+            throw .invalidConfiguration("host '\(host)' cannot be written in a URL")
+        }
+        return url
     }
 }

@@ -23,6 +23,9 @@ public struct FeedServerStatistics: Sendable, Hashable {
     public var stallsInjected = 0
     /// Malformed JSON bodies injected.
     public var malformedInjected = 0
+    /// Requests answered `503` because
+    /// ``FeedServerConfiguration/maximumWaitingRequests`` were already waiting.
+    public var waitsRefused = 0
 
     /// Empty statistics.
     public init() {}

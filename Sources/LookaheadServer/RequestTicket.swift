@@ -39,6 +39,11 @@ final class RequestTicket: Sendable {
         statistics.withLock { $0.endedByClient += 1 }
     }
 
+    /// The request would have waited, but too many already were: answered 503.
+    func countRefusedWait() {
+        statistics.withLock { $0.waitsRefused += 1 }
+    }
+
     /// Counts a fault injected into this request.
     func countFault(_ fault: InjectedFault) {
         statistics.withLock { statistics in

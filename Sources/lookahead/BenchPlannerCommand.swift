@@ -20,11 +20,11 @@ struct BenchPlannerCommand: ParsableCommand {
     @Option(help: "The seed of the generated row heights.")
     var seed: UInt64 = 0x5EED_F00D
 
-    @Option(help: "Frames timed per list (after a warm-up of a tenth as many).")
+    @Option(help: "Frames timed per list (after a warm-up of a tenth as many), 100...10000000.")
     var frames = 20_000
 
     func validate() throws {
-        guard frames >= 100 else { throw ValidationError("--frames must be at least 100, got \(frames)") }
+        try OptionRange.check(frames, "--frames", in: 100...10_000_000, "frames")
     }
 
     func run() throws {

@@ -17,7 +17,10 @@ struct EngineBenchmarkOptions: ParsableArguments {
     )
     var workloads: [EngineBenchmark.Workload] = []
 
-    @Option(help: "Runs of each fast workload per fetcher; the report gives the median run (fetch-cancel runs once).")
+    @Option(
+        help:
+            "Runs of each fast workload per fetcher, 1...1000; the report gives the median run (fetch-cancel runs once)."
+    )
     var repetitions = 5
 
     @Flag(help: "Run both fetchers in this one process (by default each measurement runs in a fresh process).")
@@ -27,11 +30,12 @@ struct EngineBenchmarkOptions: ParsableArguments {
         help: ArgumentHelp("Run one measurement, WORKLOAD:SIDE, and print its report as JSON.", visibility: .hidden))
     var isolatedRun: String?
 
-    @Option(help: "Give up, with a message, when one step runs longer than this many seconds.")
+    @Option(help: "Give up, with a message, when one step runs longer than this many seconds (1...86400).")
     var stepTimeLimit: Double = 600
 
     func validate() throws {
-        guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1, got \(repetitions)") }
+        try OptionRange.check(repetitions, "--repetitions", in: 1...1_000, "runs")
+        try OptionRange.check(stepTimeLimit, "--step-time-limit", in: 1...86_400, "seconds")
     }
 
     /// The run whose time for its one workload is the median of `runs`.

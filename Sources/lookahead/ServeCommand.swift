@@ -23,20 +23,25 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The port to bind; 0 picks a free one.")
     var port = 0
 
-    @Option(help: "The number of items (ids 1...N).")
+    @Option(help: "The number of items (ids 1...N), at most 1000000.")
     var items = 10_000
 
     @Option(help: "The seed of the data set and of random latencies and faults.")
     var seed: UInt64 = 1
 
-    @Option(help: "The median added latency, in milliseconds.")
+    @Option(help: "The median added latency, in milliseconds (0...600000).")
     var latencyMedian: Double?
 
-    @Option(help: "The 99th-percentile added latency, in milliseconds (default: the median).")
+    @Option(
+        help: "The 99th-percentile added latency, in milliseconds (default: the median; at most 1000 times the median)."
+    )
     var latencyP99: Double?
 
-    @Option(help: "A bandwidth cap shared by all responses, in kilobytes (1,000 bytes) per second.")
+    @Option(help: "A bandwidth cap shared by all responses, in kilobytes (1,000 bytes) per second (0.001...10000000).")
     var bandwidth: Double?
+
+    @Option(help: "The most requests waiting out a latency at once; more are answered 503 (1...100000).")
+    var maxWaitingRequests = 1_000
 
     @Option(help: "The fraction of requests answered 500.")
     var errorRate: Double = 0
@@ -53,19 +58,30 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .info
 
+    /// The largest `--bandwidth`, in kilobytes per second.
+    static let maximumBandwidthKilobytes = Double(FaultInjection.maximumBandwidthBytesPerSecond) / 1_000
+
+    /// Checks every option against its range (see ``OptionRange``), then the
+    /// configuration built from them as the server itself will.
     func validate() throws {
-        if !(0...65_535).contains(port) { throw ValidationError("--port must be in 0...65535, got \(port)") }
-        if items < 0 { throw ValidationError("--items must not be negative, got \(items)") }
-        if let latencyMedian, !(latencyMedian >= 0) {
-            throw ValidationError("--latency-median must be at least 0 ms, got \(latencyMedian)")
+        try OptionRange.check(port, "--port", in: 0...65_535, "")
+        try OptionRange.check(items, "--items", in: 0...FeedServerConfiguration.maximumItemCount, "items")
+        if latencyP99 != nil && latencyMedian == nil {
+            throw ValidationError("--latency-p99 needs --latency-median")
         }
-        if let latencyP99 {
-            guard let latencyMedian else { throw ValidationError("--latency-p99 needs --latency-median") }
-            if !(latencyP99 >= latencyMedian) {
-                throw ValidationError("latencies must satisfy median <= p99; got \(latencyMedian) and \(latencyP99)")
-            }
+        if let latencyMedian {
+            try OptionRange.checkLatencies(
+                median: latencyMedian, "--latency-median", p99: latencyP99 ?? latencyMedian, "--latency-p99",
+                allowsZero: true, maximumMilliseconds: FaultInjection.maximumLatency / .milliseconds(1),
+                maximumRatio: FaultInjection.maximumLatencyRatio)
         }
-        if let bandwidth, !(bandwidth > 0) { throw ValidationError("--bandwidth must be positive, got \(bandwidth)") }
+        if let bandwidth {
+            try OptionRange.check(
+                bandwidth, "--bandwidth", in: 0.001...Self.maximumBandwidthKilobytes, "kilobytes per second")
+        }
+        try OptionRange.check(
+            maxWaitingRequests, "--max-waiting-requests", in: 1...FeedServerConfiguration.maximumWaitingRequestsLimit,
+            "requests")
         let rates = [
             ("--error-rate", errorRate), ("--truncate-rate", truncateRate), ("--stall-rate", stallRate),
             ("--malformed-rate", malformedRate),
@@ -75,6 +91,11 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let total = rates.reduce(0) { $0 + $1.1 }
         if total > 1 { throw ValidationError("the fault rates add up to \(total), more than 1") }
+        do {
+            try makeConfiguration().validate()
+        } catch {
+            throw ValidationError("\(error)")
+        }
     }
 
     func makeConfiguration() -> FeedServerConfiguration {
@@ -88,7 +109,9 @@ struct ServeCommand: AsyncParsableCommand {
             stallFraction: stallRate,
             malformedJSONFraction: malformedRate
         )
-        return FeedServerConfiguration(host: host, port: port, itemCount: items, seed: seed, faults: faults)
+        return FeedServerConfiguration(
+            host: host, port: port, itemCount: items, seed: seed, faults: faults,
+            maximumWaitingRequests: maxWaitingRequests)
     }
 
     func run() async throws {

@@ -71,22 +71,48 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(help: "With --real: the log level.")
     var logLevel: Logger.Level = .warning
 
+    /// Checks every option against its range (see ``OptionRange``), before
+    /// anything is built from them.
     func validate() throws {
         for name in scenarioNames where !SimulationScenario.builtInNames.contains(name) {
             throw ValidationError(
                 "unknown scenario '\(name)'; choose from \(SimulationScenario.builtInNames.joined(separator: ", "))")
         }
-        if let concurrency, concurrency < 1 { throw ValidationError("--concurrency must be at least 1") }
+        if let concurrency {
+            try OptionRange.check(
+                concurrency, "--concurrency", in: SimulationScenario.concurrencyLimits, "loads at once")
+        }
         if (latencyMedian == nil) != (latencyP99 == nil) {
             throw ValidationError("--latency-median and --latency-p99 go together")
         }
-        if let latencyMedian, let latencyP99, !(latencyMedian > 0 && latencyP99 >= latencyMedian) {
-            throw ValidationError("latencies must satisfy 0 < median <= p99")
+        if let latencyMedian, let latencyP99 {
+            try OptionRange.checkLatencies(
+                median: latencyMedian, "--latency-median", p99: latencyP99, "--latency-p99", allowsZero: false,
+                maximumMilliseconds: SimulationScenario.maximumLatency / .milliseconds(1),
+                maximumRatio: SimulationScenario.maximumLatencyRatio)
         }
-        if let duration, !(duration > 0) { throw ValidationError("--duration must be positive") }
-        if !(frameRate > 0) { throw ValidationError("--frame-rate must be positive") }
+        let maximumSeconds = SimulationScenario.maximumDuration / .seconds(1)
+        if let duration {
+            guard duration.isFinite, duration > 0, duration <= maximumSeconds else {
+                throw ValidationError(
+                    "--duration must be above 0 and at most \(OptionRange.describe(maximumSeconds)) seconds (24 h), "
+                        + "got \(duration)")
+            }
+        }
+        try OptionRange.check(frameRate, "--frame-rate", in: SimulationScenario.frameRates, "frames per second")
+        // Generated traces last at most 120 s unless --duration says otherwise.
+        let frames = (duration ?? 120) * frameRate
+        if frames > Double(SimulationScenario.maximumFrameCount) {
+            throw ValidationError(
+                "--duration \(OptionRange.describe(duration ?? 120)) s at --frame-rate \(OptionRange.describe(frameRate)) "
+                    + "is \(Int(frames)) frames, more than the \(SimulationScenario.maximumFrameCount) accepted "
+                    + "(a day at 60 Hz)")
+        }
         if let viewport, parseViewport(viewport) == nil {
-            throw ValidationError("--viewport takes WIDTHxHEIGHT, e.g. 390x844; got '\(viewport)'")
+            throw ValidationError(
+                "--viewport takes WIDTHxHEIGHT, each above 0 and at most "
+                    + "\(OptionRange.describe(SimulationScenario.maximumViewportSide)) points, e.g. 390x844; "
+                    + "got '\(viewport)'")
         }
         if !real {
             if compare { throw ValidationError("--compare compares a real replay with the simulator: add --real") }
@@ -102,9 +128,11 @@ struct SimulateCommand: AsyncParsableCommand {
     }
 
     func parseViewport(_ text: String) -> Size? {
-        let parts = text.lowercased().split(separator: "x").compactMap { Double($0) }
-        guard parts.count == 2, parts[0] > 0, parts[1] > 0 else { return nil }
-        return Size(width: parts[0], height: parts[1])
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false).map { Double($0) }
+        guard parts.count == 2, let width = parts[0], let height = parts[1] else { return nil }
+        let sides = 0...SimulationScenario.maximumViewportSide
+        guard sides.contains(width), sides.contains(height), width > 0, height > 0 else { return nil }
+        return Size(width: width, height: height)
     }
 
     func makeScenarios() throws -> [SimulationScenario] {
@@ -135,13 +163,27 @@ struct SimulateCommand: AsyncParsableCommand {
         }
     }
 
+    /// The scenarios, each checked against the simulator's ranges (a trace
+    /// file can still be too long for the frame rate, say).
+    func makeValidatedScenarios() throws -> [SimulationScenario] {
+        let scenarios = try makeScenarios()
+        for scenario in scenarios {
+            do {
+                try scenario.validate()
+            } catch {
+                throw ValidationError(error.message + (trace.map { " (--trace \($0))" } ?? ""))
+            }
+        }
+        return scenarios
+    }
+
     func run() async throws {
         if real {
             try await runReal()
             return
         }
         let suite = SimulationSuite(
-            seed: seed, scenarios: try makeScenarios(),
+            seed: seed, scenarios: try makeValidatedScenarios(),
             strategies: strategies.isEmpty ? SimulationStrategy.allCases : strategies)
         let progress = ProgressBar(total: suite.scenarios.count * suite.strategies.count)
         var engineTimes: [String: Duration] = [:]
@@ -180,7 +222,7 @@ struct SimulateCommand: AsyncParsableCommand {
     /// `--real`: each scenario × strategy replayed in real time, then the same
     /// table or JSON as the simulator's, or with `--compare` both side by side.
     func runReal() async throws {
-        let scenarios = try makeScenarios()
+        let scenarios = try makeValidatedScenarios()
         var chosen = strategies.isEmpty ? SimulationStrategy.allCases : strategies
         if chosen.contains(.oracle) {
             StandardStreams.writeError("note: oracle is not replayed for real (it needs the future trace); skipped\n")

@@ -57,11 +57,12 @@ struct DemoConfigurationTests {
                 "--duration:") == true)
         #expect(
             message { () throws(DemoConfigurationError) in try .parse(latencyMedianMilliseconds: -1) }
-                == "--latency-median: expected milliseconds above 0, got -1.0")
+                == "--latency-median: expected milliseconds above 0 and at most 600000, got -1.0")
         #expect(
             message { () throws(DemoConfigurationError) in
                 try .parse(latencyMedianMilliseconds: 500, latencyP99Milliseconds: 100)
-            } == "--latency-p99: expected at least the median (500.0 ms), got 100.0")
+            } == "--latency-p99: expected at least the median (500.0 ms), at most 600000 ms and at most 1000 times the "
+                + "median, got 100.0")
         #expect(
             message { () throws(DemoConfigurationError) in try .parse(interactive: true, showsUI: false) }?
                 .hasPrefix("--interactive: needs the grid on a terminal") == true)

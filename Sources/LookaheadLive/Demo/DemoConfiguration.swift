@@ -1,5 +1,6 @@
 public import Foundation
 public import Logging
+import LookaheadServer
 
 /// The demo's settings, checked: every value is in range once one exists.
 public struct DemoConfiguration: Sendable {
@@ -55,8 +56,10 @@ public struct DemoConfiguration: Sendable {
     /// - Parameters:
     ///   - strategy: `adaptive`, `system`, `texture` or `none`.
     ///   - durationSeconds: the scripted scroll's length; above 0, at most an hour.
-    ///   - latencyMedianMilliseconds: above 0.
-    ///   - latencyP99Milliseconds: at least the median.
+    ///   - latencyMedianMilliseconds: above 0, at most 600,000 (the feed
+    ///     server's ``FaultInjection/maximumLatency``).
+    ///   - latencyP99Milliseconds: at least the median, at most 600,000 and
+    ///     at most 1,000 times the median.
     ///   - interactive: keys drive the scrolling; needs the UI.
     ///   - showsUI: whether the grid is drawn (false for `--no-ui` or when
     ///     standard output is not a terminal).
@@ -84,13 +87,21 @@ public struct DemoConfiguration: Sendable {
             throw DemoConfigurationError(
                 "--duration: expected seconds above 0 and at most 3600, got \(durationSeconds)")
         }
-        guard latencyMedianMilliseconds.isFinite, latencyMedianMilliseconds > 0 else {
+        let maximumLatency = FaultInjection.maximumLatency / .milliseconds(1)
+        guard latencyMedianMilliseconds.isFinite, latencyMedianMilliseconds > 0,
+            latencyMedianMilliseconds <= maximumLatency
+        else {
             throw DemoConfigurationError(
-                "--latency-median: expected milliseconds above 0, got \(latencyMedianMilliseconds)")
+                "--latency-median: expected milliseconds above 0 and at most \(Int(maximumLatency)), "
+                    + "got \(latencyMedianMilliseconds)")
         }
-        guard latencyP99Milliseconds.isFinite, latencyP99Milliseconds >= latencyMedianMilliseconds else {
+        guard latencyP99Milliseconds.isFinite, latencyP99Milliseconds >= latencyMedianMilliseconds,
+            latencyP99Milliseconds <= maximumLatency,
+            latencyP99Milliseconds / latencyMedianMilliseconds <= FaultInjection.maximumLatencyRatio
+        else {
             throw DemoConfigurationError(
-                "--latency-p99: expected at least the median (\(latencyMedianMilliseconds) ms), "
+                "--latency-p99: expected at least the median (\(latencyMedianMilliseconds) ms), at most "
+                    + "\(Int(maximumLatency)) ms and at most \(Int(FaultInjection.maximumLatencyRatio)) times the median, "
                     + "got \(latencyP99Milliseconds)")
         }
         if interactive && !showsUI {

@@ -65,11 +65,11 @@ struct DemoFeedSource: Sendable {
                     // Cancelling the server with connections still open can trip a precondition in
                     // NIO's async writer (seen as a crash at exit), so let the connections the loader
                     // just closed drain first, for at most two seconds.
+                    // A cancelled stop skips the waits (a cancelled sleep returns at once) instead of spinning.
                     let clock = ContinuousClock()
-                    let deadline = clock.now + .seconds(2)
-                    while server.statistics.inFlight > 0, clock.now < deadline {
-                        try? await clock.sleep(for: .milliseconds(10))
-                    }
+                    await Settling.wait(
+                        until: { server.statistics.inFlight == 0 }, within: .seconds(2),
+                        pollingEvery: .milliseconds(10), clock: clock)
                     try? await clock.sleep(for: .milliseconds(100))
                     logger.debug("stopping the embedded feed server")
                     await server.stop()

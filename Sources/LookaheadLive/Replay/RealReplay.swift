@@ -191,10 +191,9 @@ public struct RealReplay: Sendable {
     ) async
         -> FeedServerStatistics
     {
-        let deadline = clock.now.advanced(by: .seconds(2))
-        while server.statistics.inFlight > 0, clock.now < deadline {
-            try? await clock.sleep(for: .milliseconds(5), tolerance: nil)
-        }
+        await Settling.wait(
+            until: { server.statistics.inFlight == 0 }, within: .seconds(2), pollingEvery: .milliseconds(5),
+            clock: clock)
         return server.statistics
     }
 
@@ -202,9 +201,8 @@ public struct RealReplay: Sendable {
     /// wind down once everything has been withdrawn (cancelled loads close
     /// their connections; the server then sees them end).
     private static func waitUntilQuiet(_ fetcher: AsyncFetcher<Int, ReplayPayload>, clock: some Clock<Duration>) async {
-        let deadline = clock.now.advanced(by: .seconds(5))
-        while fetcher.runningFetchCount + fetcher.pendingFetchCount > 0, clock.now < deadline {
-            try? await clock.sleep(for: .milliseconds(5), tolerance: nil)
-        }
+        await Settling.wait(
+            until: { fetcher.runningFetchCount + fetcher.pendingFetchCount == 0 }, within: .seconds(5),
+            pollingEvery: .milliseconds(5), clock: clock)
     }
 }

@@ -19,12 +19,15 @@ public struct SimulationScenario: Sendable {
     public var maxConcurrentLoads: Int
     public var trace: ScrollTrace
 
+    /// Creates a scenario.
+    ///
+    /// The settings are checked by ``validate()`` (every property can be set
+    /// later, so a check here would not be enough); ``Simulator`` runs only
+    /// scenarios that pass it.
     public init(
         name: String, layout: Layout, viewport: Size = Size(width: 390, height: 844), frameRate: Double = 60,
         network: NetworkModel, maxConcurrentLoads: Int = 6, trace: ScrollTrace
     ) {
-        precondition(frameRate > 0, "SimulationScenario: frameRate must be positive, got \(frameRate)")
-        precondition(maxConcurrentLoads >= 1, "SimulationScenario: maxConcurrentLoads must be at least 1")
         self.name = name
         self.layout = layout
         self.viewport = viewport

@@ -10,6 +10,13 @@ public struct SimulationSuite: Sendable {
         self.strategies = strategies
     }
 
+    /// Checks every scenario: see ``SimulationScenario/validate()``.
+    ///
+    /// - Throws: ``SimulationConfigurationError`` for the first scenario out of range.
+    public func validate() throws(SimulationConfigurationError) {
+        for scenario in scenarios { try scenario.validate() }
+    }
+
     /// One finished run, for progress reports.
     public struct Progress: Sendable {
         public var completed: Int

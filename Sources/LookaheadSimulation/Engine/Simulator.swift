@@ -12,7 +12,16 @@ import Lookahead
 public struct Simulator: Sendable {
     public var scenario: SimulationScenario
 
+    /// Creates a simulator of `scenario`.
+    ///
+    /// - Precondition: `scenario` passes ``SimulationScenario/validate()``;
+    ///   check it first where the scenario comes from a user.
     public init(scenario: SimulationScenario) {
+        do {
+            try scenario.validate()
+        } catch {
+            preconditionFailure("Simulator: \(error)")
+        }
         self.scenario = scenario
     }
 

@@ -10,10 +10,16 @@
 ///   never negative and never going back in time (equal times are allowed).
 /// - Offsets are content offsets in points, decimal, finite (negative ones,
 ///   from a rubber band, are allowed).
-/// - An optional header `time_ms,offset` may precede the samples (after
-///   blank and comment lines only). Blank lines and lines starting with `#`
-///   are ignored; spaces and tabs around lines and fields are allowed;
-///   `\n`, `\r\n` and `\r` all end a line.
+/// - An optional header may precede the samples (after blank and comment
+///   lines only): two comma-separated column names, each starting with a
+///   letter, such as `time_ms,offset` (what `csv()` writes) or
+///   `Time (ms), Offset`. Blank lines and lines starting with `#` are
+///   ignored; `# key=value` lines (such as `# viewport=390x844`) are kept
+///   free for metadata a later version will read. Spaces and tabs around
+///   lines and fields are allowed; `\n`, `\r\n` and `\r` all end a line;
+///   a UTF-8 byte order mark at the start is skipped (spreadsheets write one).
+/// - Times go up to 24 hours (86,400,000 ms): a longer trace is refused with
+///   the line that passes the limit.
 /// - Numbers are plain decimals with an optional exponent (`12`, `-3.5`,
 ///   `1e3`); `inf`, `nan` and hexadecimal are rejected.
 ///
@@ -24,26 +30,34 @@ extension ScrollTrace {
     /// The header line a CSV trace may start with, and `csv()` writes.
     public static let csvHeader = "time_ms,offset"
 
-    /// Times beyond this many milliseconds (about 31,700 years) are rejected:
-    /// `Duration` would overflow long before a trace became that long.
-    private static let maximumMilliseconds = 1e15
+    /// The longest trace, in milliseconds: 24 hours, as
+    /// ``SimulationScenario/maximumDuration``. A run's memory and time grow
+    /// with its length, so a longer one is refused before anything is built.
+    public static let maximumMilliseconds = 86_400_000.0
+
+    /// The largest CSV file read: 24 h at 60 Hz is about 100 MB of samples.
+    public static let maximumFileBytes = 256 * 1_024 * 1_024
 
     /// Reads a trace from CSV text.
     ///
     /// - Throws: `TraceParseError` naming the first offending line: a wrong
     ///   number of fields, a field that is not a decimal number, a non-finite
-    ///   number, a negative time, a time before the previous one, or no
-    ///   samples at all.
+    ///   number, a negative time, a time beyond 24 h, a time before the
+    ///   previous one, or no samples at all.
     /// - Complexity: O(n) in the length of the text.
-    public init(csv text: String) throws(TraceParseError) {
+    public init(csv original: String) throws(TraceParseError) {
+        var text = original
+        if text.unicodeScalars.first == "\u{FEFF}" { text = String(text.unicodeScalars.dropFirst()) }
         var samples: [Sample] = []
         var lineNumber = 0
+        var mayHaveHeader = true
         for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             lineNumber += 1
             let line = Self.trimmed(rawLine)
             if line.isEmpty || line.hasPrefix("#") { continue }
-            if samples.isEmpty && line == Self.csvHeader { continue }
             let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(Self.trimmed)
+            defer { mayHaveHeader = false }
+            if mayHaveHeader && fields.count == 2 && fields.allSatisfy(Self.isColumnName) { continue }
             guard fields.count == 2 else {
                 throw TraceParseError(
                     line: lineNumber, reason: "expected two comma-separated numbers, got '\(line)'")
@@ -69,6 +83,11 @@ extension ScrollTrace {
     /// - Throws: the file system's error if the file cannot be read, or
     ///   `TraceParseError` if its contents are malformed.
     public init(contentsOfCSV path: String) throws {
+        let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
+        guard size <= Self.maximumFileBytes else {
+            throw TraceParseError(
+                line: 0, reason: "the file is \(size) bytes, more than the \(Self.maximumFileBytes) accepted")
+        }
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         try self.init(csv: String(decoding: data, as: UTF8.self))
     }
@@ -95,7 +114,8 @@ extension ScrollTrace {
         let value = try number(field, named: "time_ms", line: line)
         guard value >= 0 else { throw TraceParseError(line: line, reason: "time \(field) ms is negative") }
         guard value <= maximumMilliseconds else {
-            throw TraceParseError(line: line, reason: "time \(field) ms is too large")
+            throw TraceParseError(
+                line: line, reason: "time \(field) ms is beyond 24 h (86400000 ms), the longest trace accepted")
         }
         return exactMilliseconds(field) ?? .milliseconds(value)
     }
@@ -109,6 +129,14 @@ extension ScrollTrace {
             throw TraceParseError(line: line, reason: "\(name) \(field) is not finite")
         }
         return value
+    }
+
+    /// Whether `text` can be a header's column name: it starts with a letter
+    /// and is not a spelling of infinity or not-a-number (which `Double`
+    /// would read, and which are then refused as samples).
+    private static func isColumnName(_ text: Substring) -> Bool {
+        guard let first = text.first, first.isLetter else { return false }
+        return !["inf", "infinity", "nan"].contains(text.lowercased())
     }
 
     /// Whether `text` is `[+-]digits[.digits][(e|E)[+-]digits]` with at least one digit before the exponent.

@@ -62,6 +62,9 @@ public struct ScrollTraceGenerator: Sendable {
     ///
     /// Sample n is at exactly `frameDuration * n`.
     ///
+    /// - Precondition: at most ``SimulationScenario/maximumFrameCount``
+    ///   frames (a day at 60 Hz): check user input before, as
+    ///   ``SimulationScenario/validate()`` does.
     /// - Complexity: O(frames), that is O(duration × frameRate).
     public func makeTrace() -> ScrollTrace {
         precondition(duration >= .zero, "ScrollTraceGenerator: duration must not be negative")
@@ -69,8 +72,13 @@ public struct ScrollTraceGenerator: Sendable {
             contentHeight.isFinite && viewportHeight.isFinite,
             "ScrollTraceGenerator: content and viewport heights must be finite")
         let frame = frameDuration
+        let frames = duration / frame
+        precondition(
+            frames <= Double(SimulationScenario.maximumFrameCount),
+            "ScrollTraceGenerator: \(duration) at \(frameRate) Hz is more than the "
+                + "\(SimulationScenario.maximumFrameCount) frames a run accepts")
         // A tolerance for the division's rounding, so that a duration of whole frames keeps its last one.
-        let frameCount = Int((duration / frame + 1e-9).rounded(.down))
+        let frameCount = Int((frames + 1e-9).rounded(.down))
         var random = TraceRandom(seed: seed)
         var scroller = TraceScroller(
             parameters: style.parameters, maxOffset: maxOffset, frameRate: frameRate, using: &random)

@@ -113,7 +113,10 @@ struct ScrollTraceCSVTests {
         ("# c\n1e400,0\n", TraceParseError(line: 2, reason: "time_ms 1e400 is not finite")),
         // Times that are negative, too large, or go back
         ("-1,0\n", TraceParseError(line: 1, reason: "time -1 ms is negative")),
-        ("0,0\n1e16,0\n", TraceParseError(line: 2, reason: "time 1e16 ms is too large")),
+        (
+            "0,0\n1e16,0\n",
+            TraceParseError(line: 2, reason: "time 1e16 ms is beyond 24 h (86400000 ms), the longest trace accepted")
+        ),
         ("0,0\n20,1\n\n# c\n10,2\n", TraceParseError(line: 5, reason: "time 10 ms goes back before 20 ms")),
         ("0,0\n20.5,1\n20.25,2\n", TraceParseError(line: 3, reason: "time 20.25 ms goes back before 20.5 ms")),
         // A header after the first sample

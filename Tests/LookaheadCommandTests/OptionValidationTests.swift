@@ -1,0 +1,115 @@
+import ArgumentParser
+import Foundation
+import Testing
+
+@testable import lookahead
+
+/// Every numeric option is range-checked by its command's parser, with a
+/// message naming it: the reproductions that trapped (exit 132) are refused.
+@Suite(.timeLimit(.minutes(1)))
+struct OptionValidationTests {
+    /// The message `command` gives for `arguments`, or `nil` if they parse.
+    func refusal<Command: ParsableCommand>(_ command: Command.Type, _ arguments: [String]) -> String? {
+        do {
+            _ = try command.parseAsRoot(arguments)
+            return nil
+        } catch {
+            return command.message(for: error)
+        }
+    }
+
+    @Test(arguments: [
+        (["--duration", "inf"], "--duration must be above 0 and at most 86400 seconds"),
+        (["--duration", "1e7"], "--duration must be above 0 and at most 86400 seconds"),
+        (["--duration", "nan"], "--duration must be above 0"),
+        (["--frame-rate", "inf"], "--frame-rate must be in 1...1000 frames per second, got inf"),
+        (["--frame-rate", "1e9"], "--frame-rate must be in 1...1000"),
+        (["--frame-rate", "0.5"], "--frame-rate must be in 1...1000"),
+        (["--duration", "86400", "--frame-rate", "1000"], "86400000 frames, more than the 5184000 accepted"),
+        (
+            ["--latency-median", "inf", "--latency-p99", "inf"],
+            "--latency-median must be above 0 and at most 600000 ms"
+        ),
+        (["--latency-median", "100", "--latency-p99", "inf"], "--latency-p99 must be at least --latency-median"),
+        (
+            ["--latency-median", "1", "--latency-p99", "5000"],
+            "--latency-p99 must be at most 1000 times --latency-median"
+        ),
+        (["--latency-median", "100", "--latency-p99", "50"], "--latency-p99 must be at least --latency-median"),
+        (["--concurrency", "0"], "--concurrency must be in 1...100000"),
+        (["--concurrency", "1000000"], "--concurrency must be in 1...100000"),
+        (["--viewport", "infx844"], "--viewport takes WIDTHxHEIGHT"),
+        (["--viewport", "390x1e9"], "--viewport takes WIDTHxHEIGHT"),
+    ])
+    func simulateRefusesOutOfRange(arguments: [String], expected: String) {
+        let message = refusal(SimulateCommand.self, arguments)
+        #expect(message?.contains(expected) == true, "\(arguments): \(message ?? "accepted")")
+    }
+
+    @Test func simulateAcceptsTheLimits() {
+        #expect(refusal(SimulateCommand.self, ["--duration", "86400"]) == nil)
+        #expect(refusal(SimulateCommand.self, ["--frame-rate", "1000", "--duration", "5"]) == nil)
+        #expect(refusal(SimulateCommand.self, ["--latency-median", "1", "--latency-p99", "1000"]) == nil)
+    }
+
+    @Test func aTooLongTraceForItsFrameRateIsRefusedBeforeTheRun() throws {
+        // Given a 24 h trace at 1000 Hz (each in range, too many frames together)
+        let path = "/tmp/lookahead-trace-\(UInt64.random(in: 0...UInt64.max)).csv"
+        try "time_ms,offset\n0,0\n86400000,0\n".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let command = try SimulateCommand.parseAsRoot(["--trace", path, "--frame-rate", "1000"]) as? SimulateCommand
+
+        // When its scenarios are made
+        // Then they are refused, naming the trace
+        #expect(throws: ValidationError.self) { try command?.makeValidatedScenarios() }
+    }
+
+    @Test(arguments: [
+        (["--latency-median", "inf"], "--latency-median must be in 0...600000 ms, got inf"),
+        (["--latency-median", "10", "--latency-p99", "1e300"], "--latency-p99 must be at least --latency-median"),
+        (["--latency-median", "1", "--latency-p99", "2000"], "at most 1000 times --latency-median"),
+        (["--items", "300000000000000000"], "--items must be in 0...1000000 items"),
+        (["--items=-1"], "--items must be in 0...1000000"),
+        (["--bandwidth", "inf"], "--bandwidth must be in 0.001...10000000 kilobytes per second"),
+        (["--bandwidth", "0"], "--bandwidth must be in"),
+        (["--port", "70000"], "--port must be in 0...65535, got 70000"),
+        (["--error-rate", "nan"], "--error-rate must be between 0 and 1"),
+        (["--max-waiting-requests", "0"], "--max-waiting-requests must be in 1...100000"),
+        (["--latency-p99", "10"], "--latency-p99 needs --latency-median"),
+    ])
+    func serveRefusesOutOfRange(arguments: [String], expected: String) {
+        let message = refusal(ServeCommand.self, arguments)
+        #expect(message?.contains(expected) == true, "\(arguments): \(message ?? "accepted")")
+    }
+
+    @Test func serveAcceptsTheLimitsAndBracketsIPv6() throws {
+        #expect(refusal(ServeCommand.self, ["--items", "1000000", "--latency-median", "600000"]) == nil)
+        #expect(refusal(ServeCommand.self, ["--host", "::1"]) == nil)
+    }
+
+    @Test(arguments: [
+        (["--latency-median", "inf"], "--latency-median: expected milliseconds above 0 and at most 600000"),
+        (["--latency-median", "1e300", "--latency-p99", "1e301"], "--latency-median: expected"),
+        (["--latency-median", "1", "--latency-p99", "5000"], "at most 1000 times the median"),
+        (["--duration", "inf"], "--duration: expected seconds above 0 and at most 3600"),
+        (["--frame-rate", "inf"], "--frame-rate: expected 1 to 120"),
+        (["--items", "0"], "--items: expected 1 to 100000"),
+        (["--concurrency", "1000"], "--concurrency: expected 1 to 64"),
+    ])
+    func demoRefusesOutOfRange(arguments: [String], expected: String) {
+        let message = refusal(DemoCommand.self, arguments + ["--no-ui"])
+        #expect(message?.contains(expected) == true, "\(arguments): \(message ?? "accepted")")
+    }
+
+    @Test func benchRefusesOutOfRange() {
+        #expect(
+            refusal(BenchPlannerCommand.self, ["--frames", "1000000000000"])?.contains("--frames must be in 100...")
+                == true)
+        #expect(
+            refusal(BenchEngineCommand.self, ["--step-time-limit", "inf"])?.contains("--step-time-limit must be in")
+                == true)
+        #expect(
+            refusal(BenchEngineCommand.self, ["--repetitions", "0"])?.contains("--repetitions must be in 1...1000")
+                == true)
+    }
+}
