@@ -72,6 +72,7 @@ public struct FetcherTortureConfigurationError: Error, Sendable, Equatable, Cust
     /// The values allowed.
     public let range: ClosedRange<Int>
 
+    /// The message a command line prints: the name, the range and the value.
     public var description: String {
         "\(name) must be between \(range.lowerBound) and \(range.upperBound), got \(value)"
     }
