@@ -1,0 +1,79 @@
+// The parameters of `lookahead torture fetcher`, range-checked before a run.
+
+/// What a fetcher torture run does: how many operations, from which seed, on
+/// how many threads, and whether it includes re-entrant releases.
+public struct FetcherTortureConfiguration: Sendable {
+    /// The operations to perform, over all threads (1…10⁹).
+    public var operations: Int
+    /// The seed every operation sequence and loader outcome derives from.
+    public var seed: UInt64
+    /// The threads issuing operations at once (1…64).
+    public var threads: Int
+    /// Whether `didComplete` closures and observation handlers capture other
+    /// prefetchers and observations of the same fetcher, so that releasing one
+    /// releases another from inside the fetcher.
+    public var includesReentrantRelease: Bool
+    /// The keys operations draw from (2…100 000): few enough that requests
+    /// share loads and hit the cache.
+    public var keyCount: Int
+    /// Operations between two checkpoints, where the run waits for the fetcher
+    /// to be idle and checks that every request has ended (1…10⁶).
+    public var operationsPerCheckpoint: Int
+
+    /// The allowed range of ``operations``.
+    public static let operationsRange = 1...1_000_000_000
+    /// The allowed range of ``threads``.
+    public static let threadsRange = 1...64
+    /// The allowed range of ``keyCount``.
+    public static let keyCountRange = 2...100_000
+    /// The allowed range of ``operationsPerCheckpoint``.
+    public static let operationsPerCheckpointRange = 1...1_000_000
+
+    /// Creates a configuration; ``validate()`` checks it.
+    public init(
+        operations: Int,
+        seed: UInt64,
+        threads: Int = 4,
+        includesReentrantRelease: Bool = true,
+        keyCount: Int = 48,
+        operationsPerCheckpoint: Int = 4_096
+    ) {
+        self.operations = operations
+        self.seed = seed
+        self.threads = threads
+        self.includesReentrantRelease = includesReentrantRelease
+        self.keyCount = keyCount
+        self.operationsPerCheckpoint = operationsPerCheckpoint
+    }
+
+    /// Throws a ``FetcherTortureConfigurationError`` naming the first value out of range.
+    public func validate() throws(FetcherTortureConfigurationError) {
+        try Self.check("operations", operations, in: Self.operationsRange)
+        try Self.check("threads", threads, in: Self.threadsRange)
+        try Self.check("keyCount", keyCount, in: Self.keyCountRange)
+        try Self.check("operationsPerCheckpoint", operationsPerCheckpoint, in: Self.operationsPerCheckpointRange)
+    }
+
+    private static func check(
+        _ name: String, _ value: Int, in range: ClosedRange<Int>
+    ) throws(FetcherTortureConfigurationError) {
+        guard range.contains(value) else {
+            throw FetcherTortureConfigurationError(name: name, value: value, range: range)
+        }
+    }
+}
+
+/// A ``FetcherTortureConfiguration`` value out of its range.
+public struct FetcherTortureConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The parameter's name.
+    public let name: String
+    /// The value given.
+    public let value: Int
+    /// The values allowed.
+    public let range: ClosedRange<Int>
+
+    /// The message a command line prints: the name, the range and the value.
+    public var description: String {
+        "\(name) must be between \(range.lowerBound) and \(range.upperBound), got \(value)"
+    }
+}

@@ -1,0 +1,148 @@
+// The outcome of a fetcher torture run: violation counts (all zero when the
+// fetcher behaved) and tallies that show the run exercised what it should.
+
+/// The result of a fetcher torture run.
+///
+/// ``violations`` sums the violation counts; any non-zero count is a bug in
+/// the fetcher (or, when a test injects one, a fault the checker caught).
+public struct FetcherTortureReport: Sendable, Codable, Equatable {
+    /// Operations performed.
+    public var operations = 0
+    /// The seed the run derives from.
+    public var seed: UInt64 = 0
+    /// Threads that issued operations at once.
+    public var threads = 0
+    /// Whether re-entrant releases were part of the mix.
+    public var reentrantRelease = false
+
+    /// Sum of the violation counts below.
+    public var violations: Int {
+        misdelivered + lostCompletions + duplicateCompletions + leakedTasks + unexpectedFailures + loadsActiveAtIdle
+            + stuckPrefetches
+    }
+    /// Values or loader errors delivered for another key than requested, or
+    /// found in the cache under another key.
+    public var misdelivered = 0
+    /// Requests that never ended.
+    public var lostCompletions = 0
+    /// Deliveries to a request that had already ended.
+    public var duplicateCompletions = 0
+    /// What outlived the fetcher: the fetcher, its prefetchers and observations
+    /// and the loader's captured sentinel still alive, plus loader calls still
+    /// running, once everything was released and given time to wind down.
+    public var leakedTasks = 0
+    /// Failures that neither the loader produced nor a cancellation explains.
+    public var unexpectedFailures = 0
+    /// Loader calls still running while the fetcher reported itself idle.
+    public var loadsActiveAtIdle = 0
+    /// Keys of a prefetcher, not paused, still outstanding while the fetcher
+    /// reported itself idle.
+    public var stuckPrefetches = 0
+
+    /// Wall-clock seconds the run took.
+    public var elapsedSeconds = 0.0
+    /// Operations per second of wall-clock time.
+    public var operationsPerSecond = 0.0
+    /// Checkpoints passed (idle waits with every request checked).
+    public var checkpoints = 0
+    /// Display requests made (`fetchAsync` with a completion, `value(for:)`).
+    public var requests = 0
+    /// Correct values delivered.
+    public var valuesDelivered = 0
+    /// Loader failures delivered (permanent, or transient after the retries).
+    public var loaderFailuresDelivered = 0
+    /// `value(for:)` calls that ended with `CancellationError` after their task was cancelled.
+    public var cancelledRequests = 0
+    /// Cached values checked against their key.
+    public var cachePeeks = 0
+    /// Calls of the loader.
+    public var loaderCalls = 0
+    /// Transient failures the loader produced.
+    public var transientFailures = 0
+    /// Permanent failures the loader produced.
+    public var permanentFailures = 0
+    /// Loader calls that gave up because their task was cancelled.
+    public var loadsCancelled = 0
+    /// Loader calls that returned a value although their task was cancelled.
+    public var cancellationsIgnored = 0
+    /// Retries the fetcher scheduled.
+    public var retriesScheduled = 0
+    /// Requests the fetcher answered from its cache.
+    public var cacheHits = 0
+    /// Operations performed, by kind.
+    public var operationCounts: [String: Int] = [:]
+
+    /// Creates an empty report.
+    public init() {}
+
+    private enum CodingKeys: String, CodingKey {
+        case operations, seed, threads, reentrantRelease, violations, misdelivered, lostCompletions
+        case duplicateCompletions, leakedTasks, unexpectedFailures, loadsActiveAtIdle, stuckPrefetches, elapsedSeconds
+        case operationsPerSecond, checkpoints, requests, valuesDelivered, loaderFailuresDelivered
+        case cancelledRequests, cachePeeks, loaderCalls, transientFailures, permanentFailures, loadsCancelled
+        case cancellationsIgnored, retriesScheduled, cacheHits, operationCounts
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        operations = try container.decode(Int.self, forKey: .operations)
+        seed = try container.decode(UInt64.self, forKey: .seed)
+        threads = try container.decode(Int.self, forKey: .threads)
+        reentrantRelease = try container.decode(Bool.self, forKey: .reentrantRelease)
+        misdelivered = try container.decode(Int.self, forKey: .misdelivered)
+        lostCompletions = try container.decode(Int.self, forKey: .lostCompletions)
+        duplicateCompletions = try container.decode(Int.self, forKey: .duplicateCompletions)
+        leakedTasks = try container.decode(Int.self, forKey: .leakedTasks)
+        unexpectedFailures = try container.decode(Int.self, forKey: .unexpectedFailures)
+        loadsActiveAtIdle = try container.decode(Int.self, forKey: .loadsActiveAtIdle)
+        stuckPrefetches = try container.decode(Int.self, forKey: .stuckPrefetches)
+        elapsedSeconds = try container.decode(Double.self, forKey: .elapsedSeconds)
+        operationsPerSecond = try container.decode(Double.self, forKey: .operationsPerSecond)
+        checkpoints = try container.decode(Int.self, forKey: .checkpoints)
+        requests = try container.decode(Int.self, forKey: .requests)
+        valuesDelivered = try container.decode(Int.self, forKey: .valuesDelivered)
+        loaderFailuresDelivered = try container.decode(Int.self, forKey: .loaderFailuresDelivered)
+        cancelledRequests = try container.decode(Int.self, forKey: .cancelledRequests)
+        cachePeeks = try container.decode(Int.self, forKey: .cachePeeks)
+        loaderCalls = try container.decode(Int.self, forKey: .loaderCalls)
+        transientFailures = try container.decode(Int.self, forKey: .transientFailures)
+        permanentFailures = try container.decode(Int.self, forKey: .permanentFailures)
+        loadsCancelled = try container.decode(Int.self, forKey: .loadsCancelled)
+        cancellationsIgnored = try container.decode(Int.self, forKey: .cancellationsIgnored)
+        retriesScheduled = try container.decode(Int.self, forKey: .retriesScheduled)
+        cacheHits = try container.decode(Int.self, forKey: .cacheHits)
+        operationCounts = try container.decode([String: Int].self, forKey: .operationCounts)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(operations, forKey: .operations)
+        try container.encode(seed, forKey: .seed)
+        try container.encode(threads, forKey: .threads)
+        try container.encode(reentrantRelease, forKey: .reentrantRelease)
+        try container.encode(violations, forKey: .violations)
+        try container.encode(misdelivered, forKey: .misdelivered)
+        try container.encode(lostCompletions, forKey: .lostCompletions)
+        try container.encode(duplicateCompletions, forKey: .duplicateCompletions)
+        try container.encode(leakedTasks, forKey: .leakedTasks)
+        try container.encode(unexpectedFailures, forKey: .unexpectedFailures)
+        try container.encode(loadsActiveAtIdle, forKey: .loadsActiveAtIdle)
+        try container.encode(stuckPrefetches, forKey: .stuckPrefetches)
+        try container.encode(elapsedSeconds, forKey: .elapsedSeconds)
+        try container.encode(operationsPerSecond, forKey: .operationsPerSecond)
+        try container.encode(checkpoints, forKey: .checkpoints)
+        try container.encode(requests, forKey: .requests)
+        try container.encode(valuesDelivered, forKey: .valuesDelivered)
+        try container.encode(loaderFailuresDelivered, forKey: .loaderFailuresDelivered)
+        try container.encode(cancelledRequests, forKey: .cancelledRequests)
+        try container.encode(cachePeeks, forKey: .cachePeeks)
+        try container.encode(loaderCalls, forKey: .loaderCalls)
+        try container.encode(transientFailures, forKey: .transientFailures)
+        try container.encode(permanentFailures, forKey: .permanentFailures)
+        try container.encode(loadsCancelled, forKey: .loadsCancelled)
+        try container.encode(cancellationsIgnored, forKey: .cancellationsIgnored)
+        try container.encode(retriesScheduled, forKey: .retriesScheduled)
+        try container.encode(cacheHits, forKey: .cacheHits)
+        try container.encode(operationCounts, forKey: .operationCounts)
+    }
+}
