@@ -69,6 +69,11 @@ struct DiskCacheIndex {
         entries[digest] != nil
     }
 
+    /// The generation of `digest`'s entry, or `nil` if there is no such entry.
+    func generation(of digest: Digest) -> Generation? {
+        entries[digest]?.generation
+    }
+
     /// Records a read of `digest`'s entry, making it the most recently used,
     /// and returns its generation, or returns `nil` if there is no such entry.
     mutating func use(_ digest: Digest) -> Generation? {

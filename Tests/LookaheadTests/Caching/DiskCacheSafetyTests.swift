@@ -1,0 +1,237 @@
+import Foundation
+import Testing
+
+@testable import Lookahead
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The disk cache's safety: no file system work under its lock, an index that
+/// does not go stale, temporary files of live writers left alone, owner-only
+/// files in a real directory, and entries bound to their key.
+@Suite(.timeLimit(.minutes(1)))
+struct DiskCacheSafetyTests {
+    private func fileSize(_ payloadSize: Int) -> Int {
+        DiskCacheEntryFormat.headerSize + payloadSize
+    }
+
+    private func payload(_ text: String, repeating count: Int = 1) -> [UInt8] {
+        Array(String(repeating: text, count: count).utf8)
+    }
+
+    /// Runs `body` with a fresh, empty directory under the temporary
+    /// directory, and removes it afterwards.
+    private func withTemporaryRoot(_ body: (URL) throws -> Void) throws {
+        let root = FileManager.default.temporaryDirectory
+            .appending(path: "DiskCacheSafetyTests-\(UUID().uuidString)", directoryHint: .isDirectory)
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        try body(root)
+    }
+
+    private func fileExists(_ url: URL) -> Bool {
+        FileManager.default.fileExists(atPath: url.path(percentEncoded: false))
+    }
+
+    /// A hook that holds the first file operation it sees until `release` is
+    /// signalled, after signalling `entered`. Waits are bounded so that a
+    /// failing test fails instead of hanging.
+    final class FirstCallGate: Sendable {
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        private let isFirst = LockedValue(true)
+
+        func hold(_ path: String) {
+            let first = isFirst.withLock { isFirst in
+                defer { isFirst = false }
+                return isFirst
+            }
+            guard first else { return }
+            entered.signal()
+            _ = release.wait(timeout: .now() + 20)
+        }
+    }
+
+    /// Runs `body` on a thread of its own and returns whether it finished
+    /// within `seconds`, and its result if it did.
+    private func runOnThread<Result: Sendable>(
+        within seconds: Double, _ body: @escaping @Sendable () -> Result
+    ) -> Result? {
+        let done = DispatchSemaphore(value: 0)
+        let result = LockedValue<Result?>(nil)
+        Thread {
+            let value = body()
+            result.withLock { $0 = value }
+            done.signal()
+        }.start()
+        guard done.wait(timeout: .now() + seconds) == .success else { return nil }
+        return result.withLock { $0 }
+    }
+
+    // MARK: - Nothing blocks under the lock
+
+    @Test func containsAnswersWhileASweepIsDeletingFiles() throws {
+        try withTemporaryRoot { root in
+            // Given a full cache that trims to empty, whose first file deletion is held
+            let gate = FirstCallGate()
+            let cache = try DiskCache(
+                directory: root.appending(path: "cache"), sizeLimit: 10 * fileSize(10), trimRatio: 0,
+                hooks: DiskCacheHooks(willRemoveFile: gate.hold))
+            for key in 0..<10 {
+                try cache.store(payload("\(key)", repeating: 10), forKey: "key\(key)")
+            }
+
+            // When a store sweeps, and is held deleting its first victim
+            let stored = DispatchSemaphore(value: 0)
+            Thread {
+                try? cache.store(Data(repeating: 1, count: 10), forKey: "key10")
+                stored.signal()
+            }.start()
+            try #require(gate.entered.wait(timeout: .now() + 10) == .success)
+
+            // Then contains() answers from another thread meanwhile, with the sweep's outcome
+            let answer = runOnThread(within: 5) { (cache.contains("key10"), cache.contains("key0")) }
+            gate.release.signal()
+            _ = stored.wait(timeout: .now() + 10)
+            #expect(answer != nil, "contains() waited for the sweep's file deletions")
+            #expect(answer?.0 == true)
+            #expect(answer?.1 == false)
+            #expect(cache.count == 1)
+            cache.checkInvariants()
+        }
+    }
+
+    @Test func containsAnswersWhileRemoveAllIsDeletingFiles() throws {
+        try withTemporaryRoot { root in
+            // Given a cache with entries, whose first file deletion is held
+            let gate = FirstCallGate()
+            let cache = try DiskCache(
+                directory: root.appending(path: "cache"), sizeLimit: 1 << 20, trimRatio: 0.8,
+                hooks: DiskCacheHooks(willRemoveFile: gate.hold))
+            for key in 0..<10 {
+                try cache.store(payload("\(key)"), forKey: "key\(key)")
+            }
+
+            // When removeAll() is held deleting its first file
+            let removed = DispatchSemaphore(value: 0)
+            Thread {
+                try? cache.removeAll()
+                removed.signal()
+            }.start()
+            try #require(gate.entered.wait(timeout: .now() + 10) == .success)
+
+            // Then contains() answers meanwhile, and the removed entries are already gone
+            let answer = runOnThread(within: 5) { cache.contains("key3") }
+            gate.release.signal()
+            _ = removed.wait(timeout: .now() + 10)
+            #expect(answer != nil, "contains() waited for removeAll()'s file deletions")
+            #expect(answer == false)
+            #expect(cache.count == 0)
+        }
+    }
+
+    // MARK: - A stale index
+
+    @Test func containsIsFalseOnceTheFileIsDeletedBehindTheCachesBack() throws {
+        try withTemporaryRoot { root in
+            // Given an entry whose file someone else deleted
+            let cache = try DiskCache(directory: root.appending(path: "cache"))
+            try cache.store(payload("gone"), forKey: "key")
+            try FileManager.default.removeItem(at: cache.fileURL(forKey: "key"))
+
+            // Then the cache no longer claims it, and forgets it
+            #expect(!cache.contains("key"))
+            #expect(cache.count == 0)
+            #expect(cache.totalSize == 0)
+        }
+    }
+
+    // MARK: - Temporary files
+
+    /// The process identifier of a process that has exited.
+    private func deadProcessIdentifier() throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(filePath: "/bin/sh")
+        process.arguments = ["-c", "exit 0"]
+        try process.run()
+        process.waitUntilExit()
+        return process.processIdentifier
+    }
+
+    @Test func openingKeepsALiveWritersTemporaryFileAndDeletesADeadOnes() throws {
+        try withTemporaryRoot { root in
+            // Given a directory holding the temporary file of a write in flight in
+            // a live process (this one), and one left by a process that died
+            let directory = root.appending(path: "cache")
+            _ = try DiskCache(directory: directory)
+            let live = directory.appending(path: ".tmp-\(getpid())-1")
+            try Data(payload("in flight")).write(to: live)
+            let dead = directory.appending(path: ".tmp-\(try deadProcessIdentifier())-1")
+            try Data(payload("abandoned")).write(to: dead)
+
+            // When another cache opens the directory
+            _ = try DiskCache(directory: directory)
+
+            // Then the live writer's file is left alone and the dead one's is deleted
+            #expect(fileExists(live))
+            #expect(!fileExists(dead))
+        }
+    }
+
+    // MARK: - Permissions and the directory
+
+    @Test func entriesAreReadableAndWritableByTheOwnerOnly() throws {
+        try withTemporaryRoot { root in
+            let cache = try DiskCache(directory: root.appending(path: "cache"))
+            try cache.store(payload("private"), forKey: "key")
+
+            var status = stat()
+            #expect(stat(cache.fileURL(forKey: "key").path(percentEncoded: false), &status) == 0)
+            #expect(status.st_mode & 0o777 == 0o600)
+        }
+    }
+
+    @Test func aSymbolicLinkAsTheDirectoryIsRefused() throws {
+        try withTemporaryRoot { root in
+            // Given a symbolic link to a real directory
+            let real = root.appending(path: "real")
+            try FileManager.default.createDirectory(at: real, withIntermediateDirectories: true)
+            let link = root.appending(path: "link")
+            try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
+
+            // Then opening a cache through the link fails
+            do {
+                _ = try DiskCache(directory: link)
+                Issue.record("expected symbolicLink")
+            } catch let error as DiskCacheError {
+                guard case .symbolicLink(let path) = error else {
+                    Issue.record("unexpected \(error)")
+                    return
+                }
+                #expect(path == link.path(percentEncoded: false))
+                #expect(error.description.contains("symbolic link"))
+            }
+        }
+    }
+
+    // MARK: - Entries bound to their key
+
+    @Test func anEntryCopiedOverAnothersNameReadsAsAMiss() throws {
+        try withTemporaryRoot { root in
+            // Given two entries, and A's file copied over B's
+            let cache = try DiskCache(directory: root.appending(path: "cache"))
+            try cache.store(payload("A"), forKey: "A")
+            try cache.store(payload("B"), forKey: "B")
+            let bytesOfA = try Data(contentsOf: cache.fileURL(forKey: "A"))
+            try bytesOfA.write(to: cache.fileURL(forKey: "B"))
+
+            // Then B reads as a miss, never as A's bytes, and A still reads
+            #expect(cache.data(forKey: "B") == nil)
+            #expect(cache.data(forKey: "A") == payload("A"))
+            #expect(cache.corruptedEntriesDropped == 1)
+        }
+    }
+}
