@@ -110,6 +110,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "LookaheadTortureTests",
+            dependencies: ["LookaheadTorture", "Lookahead"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "LookaheadSimulationTests",
             dependencies: ["LookaheadSimulation", "Lookahead"],
             swiftSettings: strictSettings

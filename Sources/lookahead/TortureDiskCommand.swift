@@ -89,9 +89,9 @@ struct TortureDiskCommand: AsyncParsableCommand {
             StandardStreams.write(String(decoding: try encoder.encode(measurement), as: UTF8.self) + "\n")
         } else {
             StandardStreams.write(
-                "sweep of \(measurement.entries) entries: \(measurement.sweepMilliseconds) ms; "
-                    + "contains() calls meanwhile: \(measurement.containsCalls); "
-                    + "worst contains(): \(measurement.worstContainsMilliseconds) ms\n")
+                "sweep of \(measurement.entries) entries: \(measurement.sweepMilliseconds) ms\n"
+                    + "contains() during the sweep: \(measurement.duringSweep.summary)\n"
+                    + "contains() with no sweep (control): \(measurement.control.summary)\n")
         }
     }
 }

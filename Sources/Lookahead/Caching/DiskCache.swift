@@ -234,7 +234,8 @@ public final class DiskCache: Sendable {
     ///   if the file cannot be written (a full disk, say) or moved into place;
     ///   then any earlier entry for `key` is left as it was.
     /// - Complexity: O(k + n), where k is the length of the key and n the size
-    ///   of `bytes`, plus O(1) file deletion for each entry swept.
+    ///   of `bytes`, plus O(1) file deletion for each entry swept. The lock is
+    ///   held for O(1) bookkeeping per entry swept, in batches of 512 entries.
     public func store(_ bytes: some Collection<UInt8>, forKey key: String) throws {
         let digest = SHA256.hash(key)
         let size = DiskCacheEntryFormat.fileSize(forPayloadSize: bytes.count)
@@ -261,21 +262,41 @@ public final class DiskCache: Sendable {
             release([digest], claimedUntil: done)
             throw DiskCacheError.cannotWrite(path: path, underlyingError: error)
         }
-        let victims = state.withLock { state in
+        var batch = state.withLock { state in
             state.busy[digest] = nil
-            let victims = state.index.store(digest, size: size)
-            // A victim busy with a store in flight is replaced by that store's
-            // rename: deleting it here could delete the newer file.
-            let deletable = victims.filter { state.busy[$0] == nil }
-            for victim in deletable { state.busy[victim] = done }
-            return (all: victims, deletable: deletable)
+            let victims = state.index.store(digest, size: size, evictingAtMost: Self.sweepBatchSize)
+            return Self.claimVictims(victims, until: done, in: &state)
         }
-        if !victims.all.isEmpty { hooks.didSweep(victims.all.map(\.hexString)) }
-        let failures = deleteFiles(victims.deletable)
-        release(victims.deletable, claimedUntil: done)
-        // Best effort: a file that cannot be deleted is forgotten by the index
-        // (it was evicted) and found again by the next process.
-        _ = failures
+        var batchDone = done
+        while true {
+            // Best effort: a file that cannot be deleted is forgotten by the index
+            // (it was evicted) and found again by the next process.
+            if !batch.victims.isEmpty { hooks.didSweep(batch.victims.map(\.hexString)) }
+            _ = deleteFiles(batch.deletable)
+            release(batch.deletable, claimedUntil: batchDone)
+            guard batch.isSweeping else { return }
+            let next = DispatchSemaphore(value: 0)
+            batch = state.withLock { state in
+                let victims = state.index.sweep(keeping: digest, atMost: Self.sweepBatchSize)
+                return Self.claimVictims(victims, until: next, in: &state)
+            }
+            batchDone = next
+        }
+    }
+
+    /// The most entries a sweep evicts per lock hold: a sweep of 20,000
+    /// entries then holds the lock for a few hundred microseconds at a time.
+    private static let sweepBatchSize = 512
+
+    /// Marks the files of `victims` busy until `done`, except those a store in
+    /// flight is replacing (its rename replaces the file: deleting it could
+    /// delete the newer one).
+    private static func claimVictims(
+        _ victims: [SHA256.Digest], until done: DispatchSemaphore, in state: inout State
+    ) -> (victims: [SHA256.Digest], deletable: [SHA256.Digest], isSweeping: Bool) {
+        let deletable = victims.filter { state.busy[$0] == nil }
+        for victim in deletable { state.busy[victim] = done }
+        return (victims, deletable, state.index.isSweeping)
     }
 
     /// Removes the entry for `key`, if there is one.

@@ -235,3 +235,29 @@ struct DiskCacheSafetyTests {
         }
     }
 }
+
+/// The index's sweeps in batches, which keep the cache's lock holds short.
+@Suite(.timeLimit(.minutes(1)))
+struct DiskCacheIndexBatchTests {
+    @Test func aSweepEvictsInBatchesUntilTheTrimTarget() {
+        // Given an index holding ten 10-byte entries at its limit, trimming to empty
+        var index = DiskCacheIndex(sizeLimit: 100, trimRatio: 0)
+        for key in 0..<10 {
+            #expect(index.store(SHA256.hash("key\(key)"), size: 10).isEmpty)
+        }
+
+        // When an eleventh is stored, evicting at most four per batch
+        let kept = SHA256.hash("key10")
+        var batches = [index.store(kept, size: 10, evictingAtMost: 4)]
+        while index.isSweeping {
+            batches.append(index.sweep(keeping: kept, atMost: 4))
+        }
+
+        // Then the oldest go first, four at a time, and only the new entry stays
+        #expect(batches.map(\.count) == [4, 4, 2])
+        #expect(batches.joined().map(\.hexString) == (0..<10).map { SHA256.hash("key\($0)").hexString })
+        #expect(index.count == 1)
+        #expect(index.contains(kept))
+        index.checkInvariants()
+    }
+}
