@@ -143,11 +143,12 @@ extension Prefetcher where Value == [UInt8] {
 ///
 /// Not on the cooperative pool: a task blocked in `read(2)` holds one of its
 /// few threads, and enough of them starve every other task.
-struct DiskWorkQueue: Sendable {
+package struct DiskWorkQueue: Sendable {
     private let queue: DispatchQueue
 
     init(label: String) {
         queue = DispatchQueue(label: label)
+        queue.setSpecific(key: Self.marker.withLock { $0 }, value: true)
     }
 
     /// Runs `work` on the queue, after the work submitted before it, and returns its result.
@@ -156,4 +157,13 @@ struct DiskWorkQueue: Sendable {
             queue.async { continuation.resume(returning: work()) }
         }
     }
+
+    /// Whether the caller runs on a pipeline's disk queue (for tests).
+    package static var isCurrent: Bool {
+        DispatchQueue.getSpecific(key: marker.withLock { $0 }) ?? false
+    }
+
+    /// The key whose value marks the disk queues. In a `LockedValue` only
+    /// because the key type is not `Sendable`; it is never mutated.
+    private static let marker = LockedValue(DispatchSpecificKey<Bool>())
 }

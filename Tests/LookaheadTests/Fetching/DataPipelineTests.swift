@@ -233,7 +233,32 @@ struct DataPipelineTests {
         }
     }
 
-    @Test func diskReadsDoNotHoldTheCooperativeThreadPool() async throws {
+    @Test func diskReadsRunOnThePipelinesDiskQueue() async throws {
+        // Given a pipeline whose disk cache records where each read runs
+        let onDiskQueue = LockedValue<[Bool]>([])
+        let root = FileManager.default.temporaryDirectory
+            .appending(path: "DataPipelineTests-\(UUID().uuidString)", directoryHint: .isDirectory)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let disk = try DiskCache(
+            directory: root.path(percentEncoded: false), sizeLimit: 1 << 20, trimRatio: 0.8,
+            hooks: DiskCacheHooks(willReadFile: { _ in onDiskQueue.withLock { $0.append(DiskWorkQueue.isCurrent) } }))
+        try disk.store(bytes(1), forKey: 1)
+        let pipeline = makePipeline(disk, fetches: Counter(), decodes: Counter())
+
+        // When a key on disk is loaded
+        let value = try await pipeline.fetcher.value(for: 1)
+
+        // Then the read ran on the disk queue, not on a thread of the cooperative pool
+        #expect(value == Decoded(text: "item 1"))
+        #expect(onDiskQueue.withLock { $0 } == [true])
+        #expect(!DiskWorkQueue.isCurrent)
+    }
+
+    /// Real threads and a real pool: run alone, in the real-time pass
+    /// (`LOOKAHEAD_REALTIME_TESTS=1 swift test --filter DataPipelineTests`), since
+    /// CPU-bound suites running beside it can keep the probe off the pool too.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["LOOKAHEAD_REALTIME_TESTS"] != nil))
+    func diskReadsDoNotHoldTheCooperativeThreadPool() async throws {
         // Given as many pipelines as the cooperative pool has threads, and one
         // more, each about to read a key from its disk cache held at a gate
         let width = ProcessInfo.processInfo.activeProcessorCount
