@@ -133,6 +133,44 @@ struct DiskCacheSafetyTests {
         }
     }
 
+    @Test func aStoreOfAKeyBeingSweptIsNotDeletedByTheSweep() throws {
+        try withTemporaryRoot { root in
+            // Given a full cache whose sweep is held deleting its first victim, key0
+            let gate = FirstCallGate()
+            let cache = try DiskCache(
+                directory: root.appending(path: "cache"), sizeLimit: 10 * fileSize(10), trimRatio: 0,
+                hooks: DiskCacheHooks(willRemoveFile: gate.hold))
+            for key in 0..<10 {
+                try cache.store(payload("\(key)", repeating: 10), forKey: "key\(key)")
+            }
+            let sweeping = DispatchSemaphore(value: 0)
+            Thread {
+                try? cache.store(payload("s", repeating: 10), forKey: "key10")
+                sweeping.signal()
+            }.start()
+            try #require(gate.entered.wait(timeout: .now() + 10) == .success)
+
+            // When another thread stores key0 again meanwhile; it may not
+            // rename its file into place before the held deletion is done,
+            // which it is given a moment to do wrongly before the gate opens
+            let storedAgain = DispatchSemaphore(value: 0)
+            Thread {
+                try? cache.store(payload("new", repeating: 3), forKey: "key0")
+                storedAgain.signal()
+            }.start()
+            let finishedDuringTheDeletion = storedAgain.wait(timeout: .now() + 0.5) == .success
+            gate.release.signal()
+            _ = sweeping.wait(timeout: .now() + 10)
+            if !finishedDuringTheDeletion { _ = storedAgain.wait(timeout: .now() + 10) }
+
+            // Then the new entry survives the sweep and reads back
+            #expect(!finishedDuringTheDeletion, "the store renamed over a file the sweep was deleting")
+            #expect(cache.data(forKey: "key0") == payload("new", repeating: 3))
+            #expect(cache.contains("key0"))
+            cache.checkInvariants()
+        }
+    }
+
     // MARK: - A stale index
 
     @Test func containsIsFalseOnceTheFileIsDeletedBehindTheCachesBack() throws {
