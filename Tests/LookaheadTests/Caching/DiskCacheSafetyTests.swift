@@ -32,6 +32,22 @@ struct DiskCacheSafetyTests {
         try body(root)
     }
 
+    /// Runs `body` with a cache in a fresh directory, checking the cache's
+    /// invariants afterwards.
+    private func withCache(sizeLimit: Int, _ body: (DiskCache, URL) async throws -> Void) async throws {
+        let root = FileManager.default.temporaryDirectory
+            .appending(path: "DiskCacheSafetyTests-\(UUID().uuidString)", directoryHint: .isDirectory)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let directory = root.appending(path: "cache", directoryHint: .isDirectory)
+        let cache = try DiskCache(directory: directory, sizeLimit: sizeLimit)
+        try await body(cache, directory)
+        cache.checkInvariants()
+    }
+
+    private func fileNames(in directory: URL) throws -> Set<String> {
+        Set(try FileManager.default.contentsOfDirectory(atPath: directory.path(percentEncoded: false)))
+    }
+
     private func fileExists(_ url: URL) -> Bool {
         FileManager.default.fileExists(atPath: url.path(percentEncoded: false))
     }
@@ -272,11 +288,98 @@ struct DiskCacheSafetyTests {
             #expect(cache.corruptedEntriesDropped == 1)
         }
     }
+
+    // MARK: - Concurrency
+
+    @Test func concurrentReadersAndWritersStayConsistent() async throws {
+        // Given a cache small enough that sweeps happen while tasks read and write
+        let limit = 12_000
+        try await withCache(sizeLimit: limit) { cache, directory in
+            let keyCount = 24
+            // Each key's payload is distinct (its own byte pattern and length).
+            let payloads = (0..<keyCount).map { key in
+                (0..<(100 + key * 97)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ key &* 7) }
+            }
+            let seed: UInt64 = 0xC0_CAC4E
+
+            // When 8 tasks run 200 seeded random operations each
+            let wrongReads = await withTaskGroup(of: Int.self) { group in
+                for task in 0..<8 {
+                    group.addTask {
+                        var random = SeededRandom(seed: seed &+ UInt64(task))
+                        var wrong = 0
+                        for _ in 0..<200 {
+                            let key = random.next(below: keyCount)
+                            switch random.next(below: 100) {
+                            case 0..<45:
+                                if let data = cache.data(forKey: "key\(key)"), data != payloads[key] {
+                                    wrong += 1
+                                }
+                            case 45..<85:
+                                do {
+                                    try cache.store(payloads[key], forKey: "key\(key)")
+                                } catch {
+                                    wrong += 1
+                                }
+                            case 85..<95:
+                                cache.removeData(forKey: "key\(key)")
+                            default:
+                                _ = cache.contains("key\(key)")
+                                _ = cache.totalSize
+                            }
+                        }
+                        return wrong
+                    }
+                }
+                return await group.reduce(0, +)
+            }
+
+            // Then every read returned nothing or the key's own bytes, no store failed,
+            // and the index agrees with the directory
+            #expect(wrongReads == 0, "seed \(seed)")
+            #expect(cache.corruptedEntriesDropped == 0, "seed \(seed)")
+            #expect(cache.totalSize <= limit, "seed \(seed)")
+            let files = try fileNames(in: directory)
+            #expect(!files.contains { $0.hasPrefix(".tmp-") }, "seed \(seed)")
+            #expect(Set(cache.fileNamesByRecency()) == files, "seed \(seed)")
+            var onDisk = 0
+            for key in 0..<keyCount where cache.contains("key\(key)") {
+                #expect(cache.data(forKey: "key\(key)") == payloads[key], "seed \(seed), key \(key)")
+                onDisk += fileSize(payloads[key].count)
+            }
+            #expect(onDisk == cache.totalSize, "seed \(seed)")
+        }
+    }
 }
 
-/// The index's sweeps in batches, which keep the cache's lock holds short.
+/// The index alone: generations, trim targets, and sweeps in batches, which
+/// keep the cache's lock holds short.
 @Suite(.timeLimit(.minutes(1)))
-struct DiskCacheIndexBatchTests {
+struct DiskCacheIndexTests {
+    @Test func theIndexDropsAnEntryOnlyIfNoStoreReplacedIt() {
+        // Given an index whose entry was read at one generation, then stored again
+        var index = DiskCacheIndex(sizeLimit: 1_000, trimRatio: 0.8)
+        let digest = SHA256.hash("key")
+        _ = index.store(digest, size: 100)
+        let readGeneration = index.use(digest)!
+        _ = index.store(digest, size: 200)
+
+        // When the reader asks to drop what it read
+        let dropped = index.remove(digest, ifGeneration: readGeneration)
+
+        // Then the newer entry stays
+        #expect(!dropped)
+        #expect(index.contains(digest))
+        #expect(index.totalSize == 200)
+        index.checkInvariants()
+    }
+
+    @Test func theIndexTrimTargetIsClampedAtTheExtremes() {
+        #expect(DiskCacheIndex(sizeLimit: .max, trimRatio: 1).trimTarget == .max)
+        #expect(DiskCacheIndex(sizeLimit: 1_000, trimRatio: 0).trimTarget == 0)
+        #expect(DiskCacheIndex(sizeLimit: 999, trimRatio: 0.5).trimTarget == 499)
+    }
+
     @Test func aSweepEvictsInBatchesUntilTheTrimTarget() {
         // Given an index holding ten 10-byte entries at its limit, trimming to empty
         var index = DiskCacheIndex(sizeLimit: 100, trimRatio: 0)
