@@ -1,4 +1,4 @@
-public import Foundation
+// `DiskCache` keyed by any value that describes itself, such as `Int` or `URL`.
 
 /// Keys of any type that describes itself, such as `URL` or `Int`.
 ///
@@ -8,13 +8,13 @@ public import Foundation
 /// `Int` 42 and the `String` "42") share an entry.
 extension DiskCache {
     /// Returns the bytes stored for `key`'s description; see the `String` overload.
-    public func data(forKey key: some CustomStringConvertible) -> Data? {
+    public func data(forKey key: some CustomStringConvertible) -> [UInt8]? {
         data(forKey: key.description)
     }
 
-    /// Stores `data` for `key`'s description; see the `String` overload.
-    public func store(_ data: Data, forKey key: some CustomStringConvertible) throws {
-        try store(data, forKey: key.description)
+    /// Stores `bytes` for `key`'s description; see the `String` overload.
+    public func store(_ bytes: some Collection<UInt8>, forKey key: some CustomStringConvertible) throws {
+        try store(bytes, forKey: key.description)
     }
 
     /// Removes the entry for `key`'s description; see the `String` overload.

@@ -24,7 +24,7 @@
 /// Invariants, checked by ``checkInvariants()``:
 /// - the list holds exactly the dictionary's entries, linked both ways;
 /// - `totalSize` is the sum of their sizes, each of which is positive;
-/// - after ``sweep(keeping:)``, `totalSize <= sizeLimit`.
+/// - once no sweep is under way, `totalSize <= sizeLimit`.
 struct DiskCacheIndex {
     typealias Digest = SHA256.Digest
     typealias Generation = UInt64
@@ -51,6 +51,8 @@ struct DiskCacheIndex {
     /// The size a sweep trims down to once the cache is over ``sizeLimit``.
     let trimTarget: Int
     private var lastGeneration: Generation = 0
+    /// Whether a sweep has begun and not yet brought the total down to ``trimTarget``.
+    private(set) var isSweeping = false
 
     init(sizeLimit: Int, trimRatio: Double) {
         precondition(sizeLimit >= 0, "DiskCache sizeLimit must not be negative, got \(sizeLimit)")
@@ -69,6 +71,11 @@ struct DiskCacheIndex {
         entries[digest] != nil
     }
 
+    /// The generation of `digest`'s entry, or `nil` if there is no such entry.
+    func generation(of digest: Digest) -> Generation? {
+        entries[digest]?.generation
+    }
+
     /// Records a read of `digest`'s entry, making it the most recently used,
     /// and returns its generation, or returns `nil` if there is no such entry.
     mutating func use(_ digest: Digest) -> Generation? {
@@ -81,17 +88,19 @@ struct DiskCacheIndex {
     }
 
     /// Records that `digest`'s file now holds a newly stored entry of `size`
-    /// bytes, the most recently used, and returns the entries to evict.
+    /// bytes, the most recently used, and returns the entries to evict, at most
+    /// `maximum` of them: if more must go, ``isSweeping`` stays true and
+    /// ``sweep(keeping:atMost:)`` evicts the rest.
     ///
     /// The new entry itself is never evicted: `size` must not exceed
     /// ``sizeLimit``, so once it is the only entry left the cache is within the limit.
-    mutating func store(_ digest: Digest, size: Int) -> [Digest] {
+    mutating func store(_ digest: Digest, size: Int, evictingAtMost maximum: Int = .max) -> [Digest] {
         precondition(size > 0 && size <= sizeLimit, "DiskCache entry size \(size) is outside 1...\(sizeLimit)")
         if entries[digest] != nil {
             _ = remove(digest)
         }
         insertAsNewest(digest, size: size)
-        return sweep(keeping: digest)
+        return sweep(keeping: digest, atMost: maximum)
     }
 
     /// Adds an entry found on disk while rebuilding the index, as the most
@@ -103,17 +112,24 @@ struct DiskCacheIndex {
         insertAsNewest(digest, size: size)
     }
 
-    /// If the cache is over ``sizeLimit``, evicts the least recently used entries
-    /// until it is at most ``trimTarget``, sparing `kept`, and returns them.
+    /// If the cache is over ``sizeLimit``, or a sweep begun earlier is not
+    /// finished, evicts the least recently used entries until it is at most
+    /// ``trimTarget``, sparing `kept`, and returns them; at most `maximum` of
+    /// them, so that a caller holding a lock can evict thousands of entries in
+    /// batches (``isSweeping`` says whether more must go).
     ///
     /// Trimming below the limit, rather than just under it, batches the deletions:
     /// a full cache would otherwise delete one file on nearly every store.
-    mutating func sweep(keeping kept: Digest?) -> [Digest] {
-        guard totalSize > sizeLimit else { return [] }
+    mutating func sweep(keeping kept: Digest?, atMost maximum: Int = .max) -> [Digest] {
+        if totalSize > sizeLimit { isSweeping = true }
+        guard isSweeping else { return [] }
         var evicted: [Digest] = []
-        while totalSize > trimTarget, let victim = oldest, victim != kept {
+        while evicted.count < maximum, totalSize > trimTarget, let victim = oldest, victim != kept {
             _ = remove(victim)
             evicted.append(victim)
+        }
+        if totalSize <= trimTarget || oldest == nil || oldest == kept {
+            isSweeping = false
         }
         return evicted
     }
@@ -176,7 +192,9 @@ struct DiskCacheIndex {
         precondition(oldest == previous, "DiskCacheIndex's oldest entry is not the list's last")
         precondition(seen.count == entries.count, "DiskCacheIndex lists \(seen.count) of \(entries.count) entries")
         precondition(size == totalSize, "DiskCacheIndex sizes add up to \(size), but totalSize is \(totalSize)")
-        precondition(totalSize <= sizeLimit, "DiskCacheIndex holds \(totalSize) bytes, over its limit \(sizeLimit)")
+        precondition(
+            isSweeping || totalSize <= sizeLimit, "DiskCacheIndex holds \(totalSize) bytes, over its limit \(sizeLimit)"
+        )
     }
 
     private mutating func insertAsNewest(_ digest: Digest, size: Int) {

@@ -14,12 +14,12 @@
 /// hashes cache keys and payloads, never secrets.
 ///
 /// - Complexity: O(n) in the number of bytes hashed; no allocation per block.
-struct SHA256 {
+package struct SHA256 {
     /// A 256-bit SHA-256 digest.
     ///
     /// Stored as four 64-bit words (big-endian order of the digest's bytes) so
     /// that it is cheap to hash and compare as a dictionary key.
-    struct Digest: Hashable, Sendable {
+    package struct Digest: Hashable, Sendable {
         let words: (UInt64, UInt64, UInt64, UInt64)
 
         init(words: (UInt64, UInt64, UInt64, UInt64)) {
@@ -39,7 +39,7 @@ struct SHA256 {
         /// Parses 64 lowercase hexadecimal digits, the form ``hexString`` produces,
         /// or returns `nil` for anything else (uppercase digits included, so a
         /// digest has exactly one spelling).
-        init?(hexString: some StringProtocol) {
+        package init?(hexString: some StringProtocol) {
             let utf8 = hexString.utf8
             guard utf8.count == 64 else { return nil }
             var words: [UInt64] = [0, 0, 0, 0]
@@ -56,7 +56,7 @@ struct SHA256 {
         }
 
         /// The digest's 32 bytes, most significant first.
-        var bytes: [UInt8] {
+        package var bytes: [UInt8] {
             var bytes: [UInt8] = []
             bytes.reserveCapacity(32)
             for word in [words.0, words.1, words.2, words.3] {
@@ -68,7 +68,7 @@ struct SHA256 {
         }
 
         /// The digest as 64 lowercase hexadecimal digits.
-        var hexString: String {
+        package var hexString: String {
             let digits = Array("0123456789abcdef".utf8)
             var hex: [UInt8] = []
             hex.reserveCapacity(64)
@@ -79,11 +79,11 @@ struct SHA256 {
             return String(decoding: hex, as: UTF8.self)
         }
 
-        static func == (lhs: Digest, rhs: Digest) -> Bool {
+        package static func == (lhs: Digest, rhs: Digest) -> Bool {
             lhs.words == rhs.words
         }
 
-        func hash(into hasher: inout Hasher) {
+        package func hash(into hasher: inout Hasher) {
             hasher.combine(words.0)
             hasher.combine(words.1)
             hasher.combine(words.2)
@@ -104,21 +104,21 @@ struct SHA256 {
     }
 
     /// Returns the digest of `bytes`.
-    static func hash(_ bytes: UnsafeRawBufferPointer) -> Digest {
+    package static func hash(_ bytes: UnsafeRawBufferPointer) -> Digest {
         var hasher = SHA256()
         hasher.update(bytes)
         return hasher.finalize()
     }
 
     /// Returns the digest of `bytes`.
-    static func hash(_ bytes: some Sequence<UInt8>) -> Digest {
+    package static func hash(_ bytes: some Sequence<UInt8>) -> Digest {
         var hasher = SHA256()
         hasher.update(bytes)
         return hasher.finalize()
     }
 
     /// Returns the digest of the UTF-8 encoding of `string`.
-    static func hash(_ string: String) -> Digest {
+    package static func hash(_ string: String) -> Digest {
         var string = string
         return string.withUTF8 { hash(UnsafeRawBufferPointer($0)) }
     }

@@ -1,4 +1,7 @@
-public import Foundation
+// The two-stage pipeline (bytes on disk, decoded values in memory), the
+// `.disk` prefetch destination, and the queue its disk I/O runs on.
+
+import Dispatch
 
 /// Two stages behind one key: raw bytes, kept on disk, then values decoded
 /// from them, kept in memory.
@@ -14,9 +17,9 @@ public import Foundation
 ///
 /// ```swift
 /// let pipeline = try DataPipeline<Int, Thumbnail>(
-///     diskCache: DiskCache(directory: cachesURL),
-///     fetchData: { id in try await client.image(id, size: 96) },
-///     decode: { _, data in try Thumbnail(png: data) })
+///     diskCache: DiskCache(directory: thumbnailsPath),
+///     fetchData: { id in Array(try await client.image(id, size: 96)) },
+///     decode: { _, bytes in try Thumbnail(png: bytes) })
 /// // .memory: decoded, ready to display.
 /// let nearby = Prefetcher(fetcher: pipeline.fetcher)
 /// // .disk: bytes only, not decoded, little memory.
@@ -26,11 +29,17 @@ public import Foundation
 /// A byte load that fails to store its bytes (a full disk, say) still
 /// delivers them: the disk is a cache, not a requirement. ``diskWriteFailures``
 /// counts such failures.
+///
+/// Disk reads and writes run on a serial dispatch queue of the pipeline's own,
+/// awaited from the fetch: a slow disk then holds that queue's one thread,
+/// never the cooperative pool's few threads (two on a two-core device), on
+/// which every other task of the app waits. One queue also keeps a burst of
+/// prefetches from issuing dozens of file operations at once.
 public final class DataPipeline<Key: Hashable & Sendable & CustomStringConvertible, Value: Sendable>: Sendable {
     /// Where bytes are kept. Keys are stored under their `description`.
     public let diskCache: DiskCache
     /// Loads raw bytes, disk first; the `.disk` destination's fetcher.
-    public let dataFetcher: AsyncFetcher<Key, Data>
+    public let dataFetcher: AsyncFetcher<Key, [UInt8]>
     /// Loads decoded values through ``dataFetcher``; the `.memory` destination's fetcher.
     public let fetcher: AsyncFetcher<Key, Value>
     private let writeFailures: LockedValue<Int>
@@ -53,24 +62,25 @@ public final class DataPipeline<Key: Hashable & Sendable & CustomStringConvertib
         maxConcurrentFetches: Int = 6,
         retryPolicy: RetryPolicy = .default,
         isTransient: @escaping @Sendable (any Error) -> Bool = { $0 is any TransientError },
-        fetchData: @escaping @Sendable (Key) async throws -> Data,
-        decode: @escaping @Sendable (Key, Data) throws -> Value
+        fetchData: @escaping @Sendable (Key) async throws -> [UInt8],
+        decode: @escaping @Sendable (Key, [UInt8]) throws -> Value
     ) {
         let writeFailures = LockedValue(0)
-        let dataFetcher = AsyncFetcher<Key, Data>(
+        let disk = DiskWorkQueue(label: "Lookahead.DataPipeline.disk")
+        let dataFetcher = AsyncFetcher<Key, [UInt8]>(
             maxConcurrentFetches: maxConcurrentFetches,
             memoryCache: MemoryCache(countLimit: 0),
             retryPolicy: retryPolicy,
             isTransient: isTransient
         ) { key in
-            if let data = diskCache.data(forKey: key.description) { return data }
-            let data = try await fetchData(key)
-            do {
-                try diskCache.store(data, forKey: key.description)
-            } catch {
+            let name = key.description
+            if let bytes = await disk.run({ diskCache.data(forKey: name) }) { return bytes }
+            let bytes = try await fetchData(key)
+            let stored = await disk.run { (try? diskCache.store(bytes, forKey: name)) != nil }
+            if !stored {
                 writeFailures.withLock { $0 += 1 }
             }
-            return data
+            return bytes
         }
         self.diskCache = diskCache
         self.dataFetcher = dataFetcher
@@ -97,13 +107,17 @@ public enum PrefetchDestination: Hashable, Sendable {
     case disk
 }
 
-extension Prefetcher where Value == Data {
+extension Prefetcher where Value == [UInt8] {
     /// Creates a prefetcher with the `.disk` destination: it fetches the raw
     /// bytes of its keys into `pipeline`'s disk cache without decoding them
     /// or keeping them in memory. Keys already on disk are skipped.
     ///
     /// When a cell then asks `pipeline.fetcher` for a key, its bytes come
     /// from disk (or join the prefetch still running) and are decoded once.
+    ///
+    /// A key counts as on disk only while its file exists (``DiskCache/contains(_:)``
+    /// checks), so a key whose file was deleted behind the cache's back is
+    /// fetched again rather than skipped forever.
     ///
     /// - Parameters:
     ///   - pipeline: the pipeline whose ``DataPipeline/dataFetcher`` to load through.
@@ -123,4 +137,33 @@ extension Prefetcher where Value == Data {
             maxConcurrentRequestCount: maxConcurrentRequestCount,
             priority: priority)
     }
+}
+
+/// Runs blocking disk work on a serial dispatch queue and awaits its result.
+///
+/// Not on the cooperative pool: a task blocked in `read(2)` holds one of its
+/// few threads, and enough of them starve every other task.
+package struct DiskWorkQueue: Sendable {
+    private let queue: DispatchQueue
+
+    init(label: String) {
+        queue = DispatchQueue(label: label)
+        queue.setSpecific(key: Self.marker.withLock { $0 }, value: true)
+    }
+
+    /// Runs `work` on the queue, after the work submitted before it, and returns its result.
+    func run<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async -> Result {
+        await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: work()) }
+        }
+    }
+
+    /// Whether the caller runs on a pipeline's disk queue (for tests).
+    package static var isCurrent: Bool {
+        DispatchQueue.getSpecific(key: marker.withLock { $0 }) ?? false
+    }
+
+    /// The key whose value marks the disk queues. In a `LockedValue` only
+    /// because the key type is not `Sendable`; it is never mutated.
+    private static let marker = LockedValue(DispatchSpecificKey<Bool>())
 }

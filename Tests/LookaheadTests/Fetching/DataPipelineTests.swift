@@ -19,19 +19,19 @@ struct DataPipelineTests {
 
     struct NotText: Error {}
 
-    private func bytes(_ key: Int) -> Data { Data("item \(key)".utf8) }
+    private func bytes(_ key: Int) -> [UInt8] { Array("item \(key)".utf8) }
 
     /// Runs `body` with a disk cache in a fresh directory, removed afterwards.
     private func withDiskCache(_ body: (DiskCache, URL) async throws -> Void) async throws {
         let directory = FileManager.default.temporaryDirectory
             .appending(path: "DataPipelineTests-\(UUID().uuidString)", directoryHint: .isDirectory)
         defer { try? FileManager.default.removeItem(at: directory) }
-        try await body(try DiskCache(directory: directory), directory)
+        try await body(try DiskCache(directory: directory.path(percentEncoded: false)), directory)
     }
 
     private func makePipeline(
         _ diskCache: DiskCache, fetches: Counter, decodes: Counter,
-        fetchData: (@Sendable (Int) async throws -> Data)? = nil
+        fetchData: (@Sendable (Int) async throws -> [UInt8])? = nil
     ) -> DataPipeline<Int, Decoded> {
         let bytes = self.bytes
         return DataPipeline(
@@ -43,7 +43,7 @@ struct DataPipelineTests {
             },
             decode: { key, data in
                 decodes.record(key)
-                guard let text = String(data: data, encoding: .utf8) else { throw NotText() }
+                guard let text = String(validating: data, as: UTF8.self) else { throw NotText() }
                 return Decoded(text: text)
             })
     }
@@ -112,7 +112,7 @@ struct DataPipelineTests {
 
     @Test func aDisplayRequestJoinsTheDiskPrefetchInFlight() async throws {
         try await withDiskCache { disk, _ in
-            let gate = LoadGate<Int, Data>()
+            let gate = LoadGate<Int, [UInt8]>()
             let fetches = Counter()
             let pipeline = makePipeline(disk, fetches: fetches, decodes: Counter()) { key in
                 try await gate.load(key)
@@ -175,12 +175,12 @@ struct DataPipelineTests {
     @Test func aDecodingErrorFailsTheValueButKeepsTheBytes() async throws {
         try await withDiskCache { disk, _ in
             let decodes = Counter()
-            let pipeline = makePipeline(disk, fetches: Counter(), decodes: decodes) { _ in Data([0xFF, 0xFE]) }
+            let pipeline = makePipeline(disk, fetches: Counter(), decodes: decodes) { _ in [0xFF, 0xFE] }
 
             await #expect(throws: NotText.self) { try await pipeline.fetcher.value(for: 8) }
 
             #expect(decodes[8] == 1)
-            #expect(disk.data(forKey: 8) == Data([0xFF, 0xFE]))
+            #expect(disk.data(forKey: 8) == [0xFF, 0xFE])
         }
     }
 
@@ -196,6 +196,106 @@ struct DataPipelineTests {
             #expect(pipeline.fetcher.fetchedData(for: 1) == Decoded(text: "item 1"))
             // The bytes went to disk on their way.
             #expect(disk.count == 2)
+        }
+    }
+
+    @Test func aKeyDeletedFromDiskBehindTheCachesBackIsPrefetchedAgain() async throws {
+        try await withDiskCache { disk, _ in
+            // Given a key prefetched to disk, whose file someone else then deleted
+            let fetches = Counter()
+            let pipeline = makePipeline(disk, fetches: fetches, decodes: Counter())
+            let first = Prefetcher(diskPrefetchingFor: pipeline)
+            first.startPrefetching(with: [1])
+            await waitUntilComplete(first, count: 1)
+            try FileManager.default.removeItem(at: disk.fileURL(forKey: "1"))
+
+            // When it is prefetched again
+            let second = Prefetcher(diskPrefetchingFor: pipeline)
+            second.startPrefetching(with: [1])
+            await waitUntilComplete(second, count: 1)
+
+            // Then it is fetched again rather than skipped, and is back on disk
+            #expect(second.skippedCount == 0)
+            #expect(fetches[1] == 2)
+            #expect(disk.data(forKey: 1) == bytes(1))
+        }
+    }
+
+    /// Holds every disk read until `release` is signalled (bounded, so that a
+    /// failing test does not hang), signalling `entered` for each.
+    final class ReadGate: Sendable {
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+
+        func hold(_ path: String) {
+            entered.signal()
+            if release.wait(timeout: .now() + 20) == .success { release.signal() }
+        }
+    }
+
+    @Test func diskReadsRunOnThePipelinesDiskQueue() async throws {
+        // Given a pipeline whose disk cache records where each read runs
+        let onDiskQueue = LockedValue<[Bool]>([])
+        let root = FileManager.default.temporaryDirectory
+            .appending(path: "DataPipelineTests-\(UUID().uuidString)", directoryHint: .isDirectory)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let disk = try DiskCache(
+            directory: root.path(percentEncoded: false), sizeLimit: 1 << 20, trimRatio: 0.8,
+            hooks: DiskCacheHooks(willReadFile: { _ in onDiskQueue.withLock { $0.append(DiskWorkQueue.isCurrent) } }))
+        try disk.store(bytes(1), forKey: 1)
+        let pipeline = makePipeline(disk, fetches: Counter(), decodes: Counter())
+
+        // When a key on disk is loaded
+        let value = try await pipeline.fetcher.value(for: 1)
+
+        // Then the read ran on the disk queue, not on a thread of the cooperative pool
+        #expect(value == Decoded(text: "item 1"))
+        #expect(onDiskQueue.withLock { $0 } == [true])
+        #expect(!DiskWorkQueue.isCurrent)
+    }
+
+    /// Real threads and a real pool: run alone, in the real-time pass
+    /// (`LOOKAHEAD_REALTIME_TESTS=1 swift test --filter DataPipelineTests`), since
+    /// CPU-bound suites running beside it can keep the probe off the pool too.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["LOOKAHEAD_REALTIME_TESTS"] != nil))
+    func diskReadsDoNotHoldTheCooperativeThreadPool() async throws {
+        // Given as many pipelines as the cooperative pool has threads, and one
+        // more, each about to read a key from its disk cache held at a gate
+        let width = ProcessInfo.processInfo.activeProcessorCount
+        let gate = ReadGate()
+        let root = FileManager.default.temporaryDirectory
+            .appending(path: "DataPipelineTests-\(UUID().uuidString)", directoryHint: .isDirectory)
+        defer { try? FileManager.default.removeItem(at: root) }
+        var pipelines: [DataPipeline<Int, Decoded>] = []
+        for index in 0...width {
+            let disk = try DiskCache(
+                directory: root.appending(path: "\(index)"), sizeLimit: 1 << 20, trimRatio: 0.8,
+                hooks: DiskCacheHooks(willReadFile: gate.hold))
+            try disk.store(bytes(index), forKey: 0)
+            pipelines.append(makePipeline(disk, fetches: Counter(), decodes: Counter()))
+        }
+
+        // When they all load their key, and `width` of them are held reading
+        let loads = pipelines.map { pipeline in
+            Task { try await pipeline.dataFetcher.value(for: 0) }
+        }
+        let probeRan = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            Thread {
+                var entered = 0
+                while entered < width, gate.entered.wait(timeout: .now() + 20) == .success {
+                    entered += 1
+                }
+                // Then a new task still gets a thread of the pool
+                let probe = DispatchSemaphore(value: 0)
+                Task.detached { probe.signal() }
+                let ran = entered == width && probe.wait(timeout: .now() + 10) == .success
+                gate.release.signal()
+                continuation.resume(returning: ran)
+            }.start()
+        }
+        #expect(probeRan, "disk reads blocked the cooperative pool (\(width) threads)")
+        for (index, load) in loads.enumerated() {
+            #expect(try await load.value == bytes(index))
         }
     }
 }

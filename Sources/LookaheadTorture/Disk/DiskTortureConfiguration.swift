@@ -1,0 +1,58 @@
+// The parameters of a `lookahead torture disk` run, range-checked.
+
+/// What a disk torture run does: how many times it kills the writer, the
+/// seed, and the shape of the cache and the writes.
+public struct DiskTortureConfiguration: Sendable, Codable, Equatable {
+    /// How many times the child process is killed (and the directory checked).
+    public var kills: Int
+    /// The seed every random choice derives from.
+    public var seed: UInt64
+    /// How many distinct keys the child writes.
+    public var keyCount: Int
+    /// The largest payload of one store, in bytes.
+    public var maxPayloadSize: Int
+    /// The cache's size limit, in bytes.
+    public var sizeLimit: Int
+    /// The cache's trim ratio.
+    public var trimRatio: Double
+    /// The longest the child runs before it is killed, in milliseconds; each
+    /// kill comes after a seeded delay up to this.
+    public var maxRunMilliseconds: Int
+
+    /// A configuration small enough that sweeps happen every few stores.
+    public init(
+        kills: Int, seed: UInt64, keyCount: Int = 64, maxPayloadSize: Int = 16 * 1024, sizeLimit: Int = 256 * 1024,
+        trimRatio: Double = 0.7, maxRunMilliseconds: Int = 300
+    ) {
+        self.kills = kills
+        self.seed = seed
+        self.keyCount = keyCount
+        self.maxPayloadSize = maxPayloadSize
+        self.sizeLimit = sizeLimit
+        self.trimRatio = trimRatio
+        self.maxRunMilliseconds = maxRunMilliseconds
+    }
+
+    /// Throws a message naming the first value out of range.
+    public func validate() throws(DiskTortureError) {
+        guard (1...100_000).contains(kills) else { throw .invalid("--kills must be in 1...100000, got \(kills)") }
+        guard (1...10_000).contains(keyCount) else { throw .invalid("keyCount must be in 1...10000, got \(keyCount)") }
+        guard (0...(16 << 20)).contains(maxPayloadSize) else {
+            throw .invalid("maxPayloadSize must be in 0...16 MiB, got \(maxPayloadSize)")
+        }
+        guard sizeLimit >= 2 * (maxPayloadSize + 80), sizeLimit <= 1 << 30 else {
+            throw .invalid("sizeLimit must hold two of the largest entries and be at most 1 GiB, got \(sizeLimit)")
+        }
+        guard trimRatio.isFinite, (0...1).contains(trimRatio) else {
+            throw .invalid("trimRatio must be in 0...1, got \(trimRatio)")
+        }
+        guard (1...60_000).contains(maxRunMilliseconds) else {
+            throw .invalid("maxRunMilliseconds must be in 1...60000, got \(maxRunMilliseconds)")
+        }
+    }
+
+    /// The name of key number `index`.
+    static func keyName(_ index: Int) -> String {
+        "key-\(index)"
+    }
+}
