@@ -203,10 +203,14 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         }
         return FetchObservation { [weak self] in
             guard let self else { return }
-            self.observers.withLock { observers in
-                observers.handlers[id] = nil
+            // The handler is released after the lock: its captures may deinit
+            // another observation of this fetcher, which takes the same lock.
+            let handler = self.observers.withLock { observers in
+                let handler = observers.handlers.removeValue(forKey: id)
                 if observers.handlers.isEmpty { self.hasObservers.store(false, ordering: .releasing) }
+                return handler
             }
+            withExtendedLifetime(handler) {}
         }
     }
 
