@@ -87,15 +87,13 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
         completion: (@Sendable (Result<Value, any Error>) -> Void)? = nil
     ) {
         // The common case in `cellForItemAt`: answered without the fetcher's lock.
-        if let value = memoryCache.value(forKey: key) {
-            core.countCacheHit()
+        if let value = memoryCache.valueCountingHit(forKey: key) {
             completion?(.success(value))
             return
         }
         let cached: Value? = core.update { state, _ in
             // Checked again under the lock: a load may have finished meanwhile.
-            if let value = memoryCache.value(forKey: key) {
-                core.countCacheHit()
+            if let value = memoryCache.valueCountingHit(forKey: key) {
                 return value
             }
             state.scheduler.addInterest(
@@ -133,8 +131,7 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
     /// if nobody else wants it) and throws `CancellationError`.
     @inlinable
     public func value(for key: Key, priority: FetchPriority = .high) async throws -> Value {
-        if let value = memoryCache.value(forKey: key) {
-            core.countCacheHit()
+        if let value = memoryCache.valueCountingHit(forKey: key) {
             return value
         }
         let core = self.core
@@ -151,9 +148,8 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
                         state.tokens[token] = nil
                         return .cancelled
                     }
-                    if let value = core.memoryCache.value(forKey: key) {
+                    if let value = core.memoryCache.valueCountingHit(forKey: key) {
                         state.tokens[token] = nil
-                        core.countCacheHit()
                         return .cached(value)
                     }
                     let id = state.scheduler.addInterest(
@@ -204,11 +200,14 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
     }
 
     /// Lifetime counters: loads started, completed, failed, cancelled, retried, cache hits.
+    ///
+    /// Cache hits are counted by the memory cache: fetchers sharing one cache
+    /// share that count.
     @inlinable
     public var statistics: FetchStatistics {
         core.state.withLock { state in
             var statistics = state.scheduler.statistics
-            statistics.cacheHits = core.cacheHitCount
+            statistics.cacheHits = memoryCache.countedHits
             return statistics
         }
     }
