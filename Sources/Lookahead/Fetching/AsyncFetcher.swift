@@ -76,31 +76,34 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
     /// Without a completion this is a prefetch: `cancelFetch(_:)` withdraws
     /// it. With one it is a display request that lives until the completion
     /// is called — exactly once, off any lock, on an arbitrary thread; hop to
-    /// the main actor yourself before touching UI. If the value is cached the
-    /// completion is called before this method returns.
+    /// the main actor yourself before touching UI, or use
+    /// ``fetchOnMainActor(_:priority:completion:)``. If the value is cached
+    /// the completion is called before this method returns.
     ///
+    /// - Returns: the request's handle: ``FetchRequest/cancel()`` withdraws
+    ///   it (a reused cell), ``FetchRequest/priority`` moves it (a cell a
+    ///   fling carries away). Either touches this request only.
     /// - Complexity: O(1) amortized.
     @inlinable
+    @discardableResult
     public func fetchAsync(
         _ key: Key,
         priority: FetchPriority = .normal,
         completion: (@Sendable (Result<Value, any Error>) -> Void)? = nil
-    ) {
+    ) -> FetchRequest {
         // The common case in `cellForItemAt`: answered without the fetcher's lock.
         if let value = memoryCache.valueCountingHit(forKey: key) {
             completion?(.success(value))
-            return
+            return FetchRequest(completedWith: priority)
         }
-        let cached: Value? = core.update { state, _ in
-            // Checked again under the lock: a load may have finished meanwhile.
-            if let value = memoryCache.valueCountingHit(forKey: key) {
-                return value
-            }
-            state.scheduler.addInterest(
-                in: key, priority: priority, payload: completion.map { FetchPayload(.completion($0)) })
-            return nil
+        let payload = completion.map { FetchPayload(.completion($0)) }
+        switch core.register(key, priority: priority, payload: payload, delivery: nil) {
+        case .registered(let request):
+            return request
+        case .cached(let value):
+            completion?(.success(value))
+            return FetchRequest(completedWith: priority)
         }
-        if let cached { completion?(.success(cached)) }
     }
 
     /// The cached value of `key`, if it has been loaded.

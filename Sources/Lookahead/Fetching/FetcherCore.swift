@@ -256,6 +256,34 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         self.load = load
     }
 
+    /// Where main-actor completions wait for the main actor, in order.
+    @usableFromInline let mainActorQueue = MainActorDeliveryQueue()
+
+    // MARK: Display requests
+
+    @usableFromInline
+    enum RequestRegistration {
+        case registered(FetchRequest)
+        /// The value was loaded meanwhile: nothing was registered.
+        case cached(Value)
+    }
+
+    /// Registers a request for `key` unless its value is cached by now.
+    @inlinable
+    func register(
+        _ key: Key, priority: FetchPriority, payload: FetchPayload<Value>?, delivery: (any CancellableDelivery)?
+    ) -> RequestRegistration {
+        update { state, _ in
+            // Checked again under the lock: a load may have finished meanwhile.
+            if let value = memoryCache.valueCountingHit(forKey: key) {
+                return .cached(value)
+            }
+            let id = state.scheduler.addInterest(in: key, priority: priority, payload: payload)
+            let interest = FetchInterestHandle(slot: id.slot, generation: id.generation, delivery: delivery)
+            return .registered(FetchRequest(owner: self, interest: interest, priority: priority))
+        }
+    }
+
     // MARK: Running state changes
 
     /// Runs `body` under the lock, then performs the effects it and the
@@ -627,4 +655,33 @@ extension FetcherCore.State {
         effects.spawnedWorkers.append((worker, job))
     }
 
+}
+
+extension FetcherCore: FetchRequestOwner {
+    @usableFromInline
+    func cancelRequest(_ interest: FetchInterestHandle) {
+        update { state, effects in
+            let id = Scheduler.InterestID(slot: interest.slot, generation: interest.generation)
+            // `nil` once the result was handed over: then it stands.
+            guard let payload = state.scheduler.withdraw(id) else { return }
+            effects.deliveries.append((.failure(CancellationError()), [payload]))
+        }
+        // A main-actor completion handed its result but not yet run is taken back too.
+        interest.delivery?.cancelDelivery()
+    }
+
+    @usableFromInline
+    func setPriority(_ priority: FetchPriority, of interest: FetchInterestHandle) {
+        update { state, _ in
+            let id = Scheduler.InterestID(slot: interest.slot, generation: interest.generation)
+            state.scheduler.setPriority(priority, of: id)
+        }
+    }
+
+    @usableFromInline
+    func priority(of interest: FetchInterestHandle) -> FetchPriority? {
+        state.withLock { state in
+            state.scheduler.priority(of: Scheduler.InterestID(slot: interest.slot, generation: interest.generation))
+        }
+    }
 }
