@@ -244,14 +244,37 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
     }
 
     /// The load events as an asynchronous sequence; see ``observe(_:)``.
-    /// Events are buffered without limit until read; the observation ends
-    /// when the iteration does.
-    public func events() -> AsyncStream<FetchEvent<Key>> {
-        let (stream, continuation) = AsyncStream.makeStream(of: FetchEvent<Key>.self)
+    /// The observation ends when the iteration does.
+    ///
+    /// Events wait in a bounded buffer until read, so a consumer that falls
+    /// behind (or never starts) costs bounded memory, not one entry per load
+    /// forever. By default the newest ``defaultEventBufferLimit`` are kept and
+    /// older ones are dropped, uncounted: a consumer that must see every
+    /// event passes `.unbounded` and keeps up.
+    ///
+    /// - Parameter bufferingPolicy: what to keep when the consumer is behind,
+    ///   as for `AsyncStream`: `.bufferingNewest(n)` drops the oldest,
+    ///   `.bufferingOldest(n)` drops the newest, `.unbounded` drops nothing.
+    public func events(
+        bufferingPolicy: AsyncStream<FetchEvent<Key>>.Continuation.BufferingPolicy = .bufferingNewest(
+            defaultEventBufferLimit)
+    ) -> AsyncStream<FetchEvent<Key>> {
+        switch bufferingPolicy {
+        case .bufferingNewest(let limit), .bufferingOldest(let limit):
+            precondition(limit >= 0, "events(bufferingPolicy:): the buffer limit must not be negative, got \(limit)")
+        default:
+            break
+        }
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: FetchEvent<Key>.self, bufferingPolicy: bufferingPolicy)
         let observation = core.observe { event in continuation.yield(event) }
         continuation.onTermination = { _ in observation.cancel() }
         return stream
     }
+
+    /// How many unread events ``events(bufferingPolicy:)`` keeps by default:
+    /// two per load of the last 512 loads, a few tens of kilobytes.
+    public static var defaultEventBufferLimit: Int { 1024 }
 
     /// Returns when no load is pending, running or waiting to retry and every
     /// completion has returned: for tests, benchmarks, and draining before
