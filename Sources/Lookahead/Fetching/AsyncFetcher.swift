@@ -11,9 +11,10 @@
 /// ```swift
 /// let fetcher = AsyncFetcher<Item.ID, Item> { id in try await api.item(id) }
 /// fetcher.fetchAsync(id)                          // prefetch
-/// fetcher.fetchAsync(id, priority: .high) { r in  // display
+/// let request = fetcher.fetchAsync(id, priority: .high) { r in  // display
 ///     if case .success(let item) = r { cell.configure(with: item) }
 /// }
+/// request.cancel()                                // the cell was reused
 /// fetcher.cancelFetch(id)                         // the prefetch only
 /// let item = try await fetcher.value(for: id)     // or await it
 /// ```
@@ -82,7 +83,9 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
     ///
     /// - Returns: the request's handle: ``FetchRequest/cancel()`` withdraws
     ///   it (a reused cell), ``FetchRequest/priority`` moves it (a cell a
-    ///   fling carries away). Either touches this request only.
+    ///   fling carries away). Either touches this request only; for a
+    ///   prefetch, `cancel()` withdraws this one where `cancelFetch(_:)`
+    ///   withdraws every prefetch of the key.
     /// - Complexity: O(1) amortized.
     @inlinable
     @discardableResult

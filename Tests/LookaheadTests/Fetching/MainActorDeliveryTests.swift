@@ -102,25 +102,41 @@ struct MainActorDeliveryTests {
     }
 
     @Test func aCancelOnTheMainActorWinsOverAValueNotYetDelivered() async {
-        // Given a main-actor request whose load has finished, its value not yet delivered
-        let gate = LoadGate<Int, String>()
-        let fetcher = makeFetcher(gate)
+        // Given a main-actor completion whose value has been handed over, not yet run
+        let queue = MainActorDeliveryQueue()
         let log = Log()
-        let request = fetcher.fetchOnMainActor(6) { log.results.append($0) }
-        await gate.waitForStarts(1)
-        gate.succeed(6, with: "six")
-        // (busy-waits without suspending: the main actor cannot run the delivery meanwhile)
-        while fetcher.statistics.loadsCompleted == 0 {}
+        let completion = MainActorCompletion<String>({ log.results.append($0) }, queue: queue)
+        completion.deliver(.success("six"))
 
-        // When the cell is reused before the main actor ran the completion
-        request.cancel()
+        // When the cell is reused before the main actor ran it (no suspension in between)
+        completion.cancelDelivery()
+        completion.cancelDelivery()
+        #expect(log.results.isEmpty)
 
-        // Then the completion runs once, with a CancellationError, not the stale value
-        await fetcher.waitUntilIdle()
+        // Then it runs once, with a CancellationError, not the stale value
         await waitUntil { !log.results.isEmpty }
-        for _ in 0..<100 { await Task.yield() }
+        let drained = LockedValue(false)
+        queue.enqueue { drained.withLock { $0 = true } }
+        await waitUntil { drained.withLock { $0 } }
         #expect(log.results.count == 1)
         if case .failure(let error) = log.results[0] { #expect(error is CancellationError) } else { Issue.record() }
-        #expect(fetcher.fetchedData(for: 6) == "six")
+    }
+
+    @Test func aCancelAfterTheCompletionRanDoesNothing() async {
+        // Given a main-actor completion that has run with its value
+        let queue = MainActorDeliveryQueue()
+        let log = Log()
+        let completion = MainActorCompletion<String>({ log.results.append($0) }, queue: queue)
+        completion.deliver(.success("seven"))
+        await waitUntil { !log.results.isEmpty }
+
+        // When it is cancelled
+        completion.cancelDelivery()
+
+        // Then nothing more runs
+        let drained = LockedValue(false)
+        queue.enqueue { drained.withLock { $0 = true } }
+        await waitUntil { drained.withLock { $0 } }
+        #expect(log.values == ["seven"])
     }
 }
