@@ -11,9 +11,10 @@
 /// ```swift
 /// let fetcher = AsyncFetcher<Item.ID, Item> { id in try await api.item(id) }
 /// fetcher.fetchAsync(id)                          // prefetch
-/// fetcher.fetchAsync(id, priority: .high) { r in  // display
+/// let request = fetcher.fetchAsync(id, priority: .high) { r in  // display
 ///     if case .success(let item) = r { cell.configure(with: item) }
 /// }
+/// request.cancel()                                // the cell was reused
 /// fetcher.cancelFetch(id)                         // the prefetch only
 /// let item = try await fetcher.value(for: id)     // or await it
 /// ```
@@ -76,33 +77,36 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
     /// Without a completion this is a prefetch: `cancelFetch(_:)` withdraws
     /// it. With one it is a display request that lives until the completion
     /// is called — exactly once, off any lock, on an arbitrary thread; hop to
-    /// the main actor yourself before touching UI. If the value is cached the
-    /// completion is called before this method returns.
+    /// the main actor yourself before touching UI, or use
+    /// ``fetchOnMainActor(_:priority:completion:)``. If the value is cached
+    /// the completion is called before this method returns.
     ///
+    /// - Returns: the request's handle: ``FetchRequest/cancel()`` withdraws
+    ///   it (a reused cell), ``FetchRequest/priority`` moves it (a cell a
+    ///   fling carries away). Either touches this request only; for a
+    ///   prefetch, `cancel()` withdraws this one where `cancelFetch(_:)`
+    ///   withdraws every prefetch of the key.
     /// - Complexity: O(1) amortized.
     @inlinable
+    @discardableResult
     public func fetchAsync(
         _ key: Key,
         priority: FetchPriority = .normal,
         completion: (@Sendable (Result<Value, any Error>) -> Void)? = nil
-    ) {
+    ) -> FetchRequest {
         // The common case in `cellForItemAt`: answered without the fetcher's lock.
-        if let value = memoryCache.value(forKey: key) {
-            core.countCacheHit()
+        if let value = memoryCache.valueCountingHit(forKey: key) {
             completion?(.success(value))
-            return
+            return FetchRequest(completedWith: priority)
         }
-        let cached: Value? = core.update { state, _ in
-            // Checked again under the lock: a load may have finished meanwhile.
-            if let value = memoryCache.value(forKey: key) {
-                core.countCacheHit()
-                return value
-            }
-            state.scheduler.addInterest(
-                in: key, priority: priority, payload: completion.map { FetchPayload(.completion($0)) })
-            return nil
+        let payload = completion.map { FetchPayload(.completion($0)) }
+        switch core.register(key, priority: priority, payload: payload, delivery: nil) {
+        case .registered(let request):
+            return request
+        case .cached(let value):
+            completion?(.success(value))
+            return FetchRequest(completedWith: priority)
         }
-        if let cached { completion?(.success(cached)) }
     }
 
     /// The cached value of `key`, if it has been loaded.
@@ -133,8 +137,7 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
     /// if nobody else wants it) and throws `CancellationError`.
     @inlinable
     public func value(for key: Key, priority: FetchPriority = .high) async throws -> Value {
-        if let value = memoryCache.value(forKey: key) {
-            core.countCacheHit()
+        if let value = memoryCache.valueCountingHit(forKey: key) {
             return value
         }
         let core = self.core
@@ -151,9 +154,8 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
                         state.tokens[token] = nil
                         return .cancelled
                     }
-                    if let value = core.memoryCache.value(forKey: key) {
+                    if let value = core.memoryCache.valueCountingHit(forKey: key) {
                         state.tokens[token] = nil
-                        core.countCacheHit()
                         return .cached(value)
                     }
                     let id = state.scheduler.addInterest(
@@ -204,11 +206,14 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
     }
 
     /// Lifetime counters: loads started, completed, failed, cancelled, retried, cache hits.
+    ///
+    /// Cache hits are counted by the memory cache: fetchers sharing one cache
+    /// share that count.
     @inlinable
     public var statistics: FetchStatistics {
         core.state.withLock { state in
             var statistics = state.scheduler.statistics
-            statistics.cacheHits = core.cacheHitCount
+            statistics.cacheHits = memoryCache.countedHits
             return statistics
         }
     }
@@ -242,14 +247,37 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
     }
 
     /// The load events as an asynchronous sequence; see ``observe(_:)``.
-    /// Events are buffered without limit until read; the observation ends
-    /// when the iteration does.
-    public func events() -> AsyncStream<FetchEvent<Key>> {
-        let (stream, continuation) = AsyncStream.makeStream(of: FetchEvent<Key>.self)
+    /// The observation ends when the iteration does.
+    ///
+    /// Events wait in a bounded buffer until read, so a consumer that falls
+    /// behind (or never starts) costs bounded memory, not one entry per load
+    /// forever. By default the newest ``defaultEventBufferLimit`` are kept and
+    /// older ones are dropped, uncounted: a consumer that must see every
+    /// event passes `.unbounded` and keeps up.
+    ///
+    /// - Parameter bufferingPolicy: what to keep when the consumer is behind,
+    ///   as for `AsyncStream`: `.bufferingNewest(n)` drops the oldest,
+    ///   `.bufferingOldest(n)` drops the newest, `.unbounded` drops nothing.
+    public func events(
+        bufferingPolicy: AsyncStream<FetchEvent<Key>>.Continuation.BufferingPolicy = .bufferingNewest(
+            defaultEventBufferLimit)
+    ) -> AsyncStream<FetchEvent<Key>> {
+        switch bufferingPolicy {
+        case .bufferingNewest(let limit), .bufferingOldest(let limit):
+            precondition(limit >= 0, "events(bufferingPolicy:): the buffer limit must not be negative, got \(limit)")
+        default:
+            break
+        }
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: FetchEvent<Key>.self, bufferingPolicy: bufferingPolicy)
         let observation = core.observe { event in continuation.yield(event) }
         continuation.onTermination = { _ in observation.cancel() }
         return stream
     }
+
+    /// How many unread events ``events(bufferingPolicy:)`` keeps by default:
+    /// two per load of the last 512 loads, a few tens of kilobytes.
+    public static var defaultEventBufferLimit: Int { 1024 }
 
     /// Returns when no load is pending, running or waiting to retry and every
     /// completion has returned: for tests, benchmarks, and draining before

@@ -281,6 +281,13 @@ public struct FetchScheduler<Key: Hashable, Payload> {
         id.slot < interests.count && interests[id.slot].isLive && interests[id.slot].generation == id.generation
     }
 
+    /// The priority of interest `id`, or `nil` once it has ended.
+    /// - Complexity: O(1)
+    @inlinable
+    public func priority(of id: InterestID) -> FetchPriority? {
+        isLive(id) ? interests[id.slot].priority : nil
+    }
+
     /// Where the load of `key` stands.
     public enum Phase: Hashable, Sendable {
         case none

@@ -1,5 +1,4 @@
 public import DequeModule
-public import Synchronization
 
 /// What an interest registered through ``AsyncFetcher`` or ``Prefetcher``
 /// gets back when it ends.
@@ -139,29 +138,41 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     @usableFromInline let load: @Sendable (Key) async throws -> Value
     @usableFromInline let sleep: @Sendable (Duration) async throws -> Void
     @usableFromInline let isTransient: @Sendable (any Error) -> Bool
-    /// Requests answered from the cache; an atomic, so that a hit never takes the fetcher's lock.
-    @usableFromInline let cacheHits = Atomic<Int>(0)
-
     /// Delivery batches collected under the lock whose completions have not
-    /// all returned yet. Atomic, so that finishing a delivery takes no lock;
-    /// paired with `hasIdleWaiters` (both sequentially consistent) so that a
-    /// waiter registering as the count reaches zero is never missed.
-    @usableFromInline let deliveriesInProgress = Atomic<Int>(0)
-    @usableFromInline let hasIdleWaiters = Atomic<Bool>(false)
+    /// all returned yet, and whether anybody waits for idle. Behind their own
+    /// small lock, so that finishing a delivery does not take the fetcher's;
+    /// taken inside the fetcher's lock, never the other way round.
+    @usableFromInline let deliveries = LockedValue(DeliveryCount())
+
+    @usableFromInline
+    struct DeliveryCount {
+        @usableFromInline var inProgress = 0
+        /// Set while a `waitUntilIdle` caller waits, so that the delivery that
+        /// brings `inProgress` to zero wakes it.
+        @usableFromInline var hasIdleWaiters = false
+
+        @inlinable
+        init() {}
+    }
 
     /// Whether nothing is pending, running, backing off or being delivered.
     @inlinable
     func isIdle(_ state: State) -> Bool {
-        state.hasNothingToDo && deliveriesInProgress.load(ordering: .sequentiallyConsistent) == 0
+        state.hasNothingToDo && deliveries.withLock { $0.inProgress } == 0
     }
 
     /// Hands `waitUntilIdle` callers their wake-up when nothing is left.
     @inlinable
     func resumeIdleWaitersIfIdle(_ state: inout State, into effects: inout Effects) {
-        guard !state.idleWaiters.isEmpty, isIdle(state) else { return }
+        guard !state.idleWaiters.isEmpty, state.hasNothingToDo else { return }
+        let isIdle = deliveries.withLock { deliveries in
+            guard deliveries.inProgress == 0 else { return false }
+            deliveries.hasIdleWaiters = false
+            return true
+        }
+        guard isIdle else { return }
         effects.idleWaiters.append(contentsOf: state.idleWaiters)
         state.idleWaiters.removeAll()
-        hasIdleWaiters.store(false, ordering: .sequentiallyConsistent)
     }
 
     /// Returns when the fetcher is idle.
@@ -169,13 +180,15 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     func waitUntilIdle() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let isIdle = state.withLock { state in
-                // Announce the waiter before reading the delivery count: a
-                // delivery finishing now then either sees the flag or has
-                // already brought the count to zero.
-                hasIdleWaiters.store(true, ordering: .sequentiallyConsistent)
-                if self.isIdle(state) {
+                // Announce the waiter as the delivery count is read: a delivery
+                // finishing later sees the flag.
+                let deliveriesDone = deliveries.withLock { deliveries in
+                    deliveries.hasIdleWaiters = true
+                    return deliveries.inProgress == 0
+                }
+                if state.hasNothingToDo, deliveriesDone {
                     if state.idleWaiters.isEmpty {
-                        hasIdleWaiters.store(false, ordering: .sequentiallyConsistent)
+                        deliveries.withLock { $0.hasIdleWaiters = false }
                     }
                     return true
                 }
@@ -189,8 +202,11 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// The fetcher's observers, by registration number.
     @usableFromInline let observers = LockedValue<(next: Int, handlers: [Int: @Sendable (FetchEvent<Key>) -> Void])>(
         (0, [:]))
-    /// Whether any observer is registered: read without a lock on every load.
-    @usableFromInline let hasObservers = Atomic<Bool>(false)
+    /// Whether any observer is registered: read by every load, under the
+    /// observers' own lock, never the fetcher's.
+    @usableFromInline var hasObservers: Bool {
+        observers.withLock { !$0.handlers.isEmpty }
+    }
 
     /// Registers `handler` for every load attempt's events.
     func observe(_ handler: @escaping @Sendable (FetchEvent<Key>) -> Void) -> FetchObservation {
@@ -198,15 +214,16 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             let id = observers.next
             observers.next += 1
             observers.handlers[id] = handler
-            hasObservers.store(true, ordering: .releasing)
             return id
         }
         return FetchObservation { [weak self] in
             guard let self else { return }
-            self.observers.withLock { observers in
-                observers.handlers[id] = nil
-                if observers.handlers.isEmpty { self.hasObservers.store(false, ordering: .releasing) }
+            // The handler is released after the lock: its captures may deinit
+            // another observation of this fetcher, which takes the same lock.
+            let handler = self.observers.withLock { observers in
+                observers.handlers.removeValue(forKey: id)
             }
+            withExtendedLifetime(handler) {}
         }
     }
 
@@ -218,16 +235,9 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     /// Set when a job is left in `ready` for the polling worker, so that it
-    /// polls without taking the lock.
-    @usableFromInline let workOffered = Atomic<Bool>(false)
-
-    @inlinable
-    func countCacheHit() {
-        cacheHits.add(1, ordering: .relaxed)
-    }
-
-    @inlinable
-    var cacheHitCount: Int { cacheHits.load(ordering: .relaxed) }
+    /// polls a small lock of its own instead of the fetcher's. Taken inside the
+    /// fetcher's lock, never the other way round.
+    @usableFromInline let workOffered = LockedValue(false)
 
     @inlinable
     init(
@@ -246,6 +256,34 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         self.load = load
     }
 
+    /// Where main-actor completions wait for the main actor, in order.
+    @usableFromInline let mainActorQueue = MainActorDeliveryQueue()
+
+    // MARK: Display requests
+
+    @usableFromInline
+    enum RequestRegistration {
+        case registered(FetchRequest)
+        /// The value was loaded meanwhile: nothing was registered.
+        case cached(Value)
+    }
+
+    /// Registers a request for `key` unless its value is cached by now.
+    @inlinable
+    func register(
+        _ key: Key, priority: FetchPriority, payload: FetchPayload<Value>?, delivery: (any CancellableDelivery)?
+    ) -> RequestRegistration {
+        update { state, _ in
+            // Checked again under the lock: a load may have finished meanwhile.
+            if let value = memoryCache.valueCountingHit(forKey: key) {
+                return .cached(value)
+            }
+            let id = state.scheduler.addInterest(in: key, priority: priority, payload: payload)
+            let interest = FetchInterestHandle(slot: id.slot, generation: id.generation, delivery: delivery)
+            return .registered(FetchRequest(owner: self, interest: interest, priority: priority))
+        }
+    }
+
     // MARK: Running state changes
 
     /// Runs `body` under the lock, then performs the effects it and the
@@ -257,10 +295,11 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             let result = body(&state, &effects)
             state.drainActions(into: &effects)
             if !effects.deliveries.isEmpty {
-                deliveriesInProgress.add(effects.deliveries.count, ordering: .sequentiallyConsistent)
+                let count = effects.deliveries.count
+                deliveries.withLock { $0.inProgress += count }
             }
             resumeIdleWaitersIfIdle(&state, into: &effects)
-            if effects.offersWork { workOffered.store(true, ordering: .releasing) }
+            if effects.offersWork { workOffered.withLock { $0 = true } }
             return result
         }
         if !effects.isEmpty { perform(effects) }
@@ -308,10 +347,12 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         if !effects.deliveries.isEmpty {
             // Only now may the fetcher count as idle: every completion has
             // returned. The lock is taken only when somebody waits for idle.
-            let remaining = deliveriesInProgress.subtract(
-                effects.deliveries.count, ordering: .sequentiallyConsistent
-            ).newValue
-            if remaining == 0, hasIdleWaiters.load(ordering: .sequentiallyConsistent) {
+            let count = effects.deliveries.count
+            let wakesWaiters = deliveries.withLock { deliveries in
+                deliveries.inProgress -= count
+                return deliveries.inProgress == 0 && deliveries.hasIdleWaiters
+            }
+            if wakesWaiters {
                 update { _, _ in }
             }
         }
@@ -339,7 +380,7 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                 // Cancelled between being handed the job and starting it: a
                 // loader that never checks for cancellation must not run.
                 result = .failure(CancellationError())
-            } else if hasObservers.load(ordering: .acquiring) {
+            } else if hasObservers {
                 result = await observedLoad(job.key)
             } else {
                 do {
@@ -431,9 +472,9 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     func spin(_ worker: Int) async -> Job?? {
         for _ in 0..<Self.spinLimit {
             await Task.yield()
-            guard workOffered.load(ordering: .acquiring) else { continue }
+            guard workOffered.withLock({ $0 }) else { continue }
             let found: Job?? = state.withLock { state in
-                workOffered.store(false, ordering: .relaxed)
+                workOffered.withLock { $0 = false }
                 if state.isShutDown {
                     state.spinningWorkers -= 1
                     state.retire(worker)
@@ -614,4 +655,33 @@ extension FetcherCore.State {
         effects.spawnedWorkers.append((worker, job))
     }
 
+}
+
+extension FetcherCore: FetchRequestOwner {
+    @usableFromInline
+    func cancelRequest(_ interest: FetchInterestHandle) {
+        update { state, effects in
+            let id = Scheduler.InterestID(slot: interest.slot, generation: interest.generation)
+            // `nil` once the result was handed over: then it stands.
+            guard let payload = state.scheduler.withdraw(id) else { return }
+            effects.deliveries.append((.failure(CancellationError()), [payload]))
+        }
+        // A main-actor completion handed its result but not yet run is taken back too.
+        interest.delivery?.cancelDelivery()
+    }
+
+    @usableFromInline
+    func setPriority(_ priority: FetchPriority, of interest: FetchInterestHandle) {
+        update { state, _ in
+            let id = Scheduler.InterestID(slot: interest.slot, generation: interest.generation)
+            state.scheduler.setPriority(priority, of: id)
+        }
+    }
+
+    @usableFromInline
+    func priority(of interest: FetchInterestHandle) -> FetchPriority? {
+        state.withLock { state in
+            state.scheduler.priority(of: Scheduler.InterestID(slot: interest.slot, generation: interest.generation))
+        }
+    }
 }

@@ -77,10 +77,14 @@ public final class Prefetcher<Key: Hashable & Sendable, Value: Sendable>: Sendab
 
     deinit {
         let group = self.group
-        fetcher.core.update { state, _ in
+        // The book holds `didComplete`, a user closure: it is taken out under
+        // the lock and released after, since its captures may deinit another
+        // prefetcher of the same fetcher, which takes the same lock.
+        let book = fetcher.core.update { state, _ in
             _ = state.scheduler.removeGroup(group)
-            state.prefetchers[group.index] = nil
+            return state.prefetchers.removeValue(forKey: group.index)
         }
+        withExtendedLifetime(book) {}
     }
 
     /// Adds `keys` to the set to prefetch, in order. Keys already in the
@@ -167,7 +171,14 @@ public final class Prefetcher<Key: Hashable & Sendable, Value: Sendable>: Sendab
         get { fetcher.core.state.withLock { $0.prefetchers[group.index]?.didComplete } }
         set {
             let group = self.group
-            fetcher.core.state.withLock { $0.prefetchers[group.index]?.didComplete = newValue }
+            // The closure replaced is released after the lock: its captures may
+            // deinit something that takes the fetcher's lock.
+            let replaced = fetcher.core.state.withLock { state in
+                let replaced = state.prefetchers[group.index]?.didComplete
+                state.prefetchers[group.index]?.didComplete = newValue
+                return replaced
+            }
+            withExtendedLifetime(replaced) {}
         }
     }
 

@@ -50,9 +50,12 @@ public final class Pager<Item: Identifiable & Sendable>: Sendable {
     }
 
     deinit {
-        state.withLock { state in
-            for entry in state.tasks.values { entry.task.cancel() }
+        // Cancelling runs the loaders' cancellation handlers: never under the lock.
+        let tasks = state.withLock { state in
+            defer { state.tasks.removeAll() }
+            return state.tasks.values.map(\.task)
         }
+        for task in tasks { task.cancel() }
     }
 
     // MARK: Queries
@@ -97,7 +100,15 @@ public final class Pager<Item: Identifiable & Sendable>: Sendable {
     /// change to the items or the load states.
     public var onChange: (@Sendable () -> Void)? {
         get { state.withLock { $0.onChange } }
-        set { state.withLock { $0.onChange = newValue } }
+        set {
+            // The closure replaced is released after the lock: its captures may
+            // deinit something that calls the pager.
+            let replaced = state.withLock { state in
+                defer { state.onChange = newValue }
+                return state.onChange
+            }
+            withExtendedLifetime(replaced) {}
+        }
     }
 
     // MARK: Events
@@ -123,20 +134,28 @@ public final class Pager<Item: Identifiable & Sendable>: Sendable {
         endingTask: (request: PageRequest, serial: Int)? = nil,
         _ event: (inout PagingStateMachine<Item>) -> [PagingStateMachine<Item>.Action]
     ) {
-        let onChange = state.withLock { state in
+        let (onChange, cancelled) = state.withLock { state in
             if let endingTask, state.tasks[endingTask.request]?.serial == endingTask.serial {
                 state.tasks[endingTask.request] = nil
             }
             let actions = event(&state.machine)
-            perform(actions, in: &state)
-            return state.onChange
+            var cancelled: [Task<Void, Never>] = []
+            perform(actions, in: &state, cancelling: &cancelled)
+            return (state.onChange, cancelled)
         }
+        // Cancelling runs the loader's cancellation handler, user code that may
+        // call the pager: only now that the lock is released.
+        for task in cancelled { task.cancel() }
         onChange?()
     }
 
-    /// Starts tasks for the actions. Runs with the lock held: a task only
-    /// starts running its body after the lock is released.
-    private func perform(_ actions: [PagingStateMachine<Item>.Action], in state: inout State) {
+    /// Starts tasks for the actions, and collects those to cancel once the
+    /// lock is released. Runs with the lock held: a task only starts running
+    /// its body after the lock is released.
+    private func perform(
+        _ actions: [PagingStateMachine<Item>.Action], in state: inout State,
+        cancelling cancelled: inout [Task<Void, Never>]
+    ) {
         for action in actions {
             switch action {
             case .load(let request):
@@ -166,7 +185,7 @@ public final class Pager<Item: Identifiable & Sendable>: Sendable {
                 }
                 state.tasks[request] = (serial, task)
             case .cancel(let request):
-                state.tasks.removeValue(forKey: request)?.task.cancel()
+                if let entry = state.tasks.removeValue(forKey: request) { cancelled.append(entry.task) }
             case .dropped:
                 break
             }

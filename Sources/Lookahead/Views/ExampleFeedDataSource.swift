@@ -8,9 +8,10 @@
 ///   which stops a load only if no cell is waiting for it;
 /// - `cellForItemAt` copes with the three states a value can be in: loaded
 ///   (configured at once from `fetchedData(for:)`), in flight or never
-///   requested (configured blank, then from a `.high`-priority request whose
-///   completion checks `representedIdentifier`, because the cell may have been
-///   reused for another item by the time the value arrives).
+///   requested (configured blank, then from a `.high`-priority request
+///   delivered on the main actor, whose completion checks
+///   `representedIdentifier`; a cell reused for another item cancels its
+///   previous request, so a fling does not queue loads nobody will see).
 ///
 /// ```swift
 /// let dataSource = ExampleFeedDataSource(models: ids, fetcher: fetcher)
@@ -45,6 +46,12 @@ public final class ExampleFeedDataSource<ID: Hashable & Sendable, Value: Sendabl
     /// harmless: `replaceModels(with:)` has already withdrawn and forgotten
     /// everything.
     private var prefetched: Set<ID> = []
+
+    /// The pending display request of each cell. A cell reused for another
+    /// item withdraws its previous item's request, so that a fling does not
+    /// leave a trail of `.high` loads nobody will see (the load stops unless a
+    /// prefetch or another cell still wants it).
+    private var requests: [ObjectIdentifier: FetchRequest] = [:]
 
     /// Creates a data source for `models`, loading values with `fetcher`.
     public init(models: [ID], fetcher: AsyncFetcher<ID, Value>) {
@@ -148,24 +155,36 @@ public final class ExampleFeedDataSource<ID: Hashable & Sendable, Value: Sendabl
                 "ExampleFeedDataSource: asked for a cell at \(path), but there are \(models.count) items in "
                     + "section 0; report model changes to the view")
         }
+        let cellID = ObjectIdentifier(cell)
+        let previousIdentifier = cell.representedIdentifier
         cell.representedIdentifier = identifier
         // Shown: the view will never cancel it, so stop tracking it.
         prefetched.remove(identifier)
 
+        if let request = requests[cellID] {
+            if previousIdentifier == AnyHashable(identifier), request.isPending {
+                // The same item again (a reload): its request still stands.
+                cell.configure(with: fetcher.fetchedData(for: identifier))
+                return cell
+            }
+            // Reused for another item: the previous one is no longer wanted here.
+            requests[cellID] = nil
+            request.cancel()
+        }
         if let value = fetcher.fetchedData(for: identifier) {
             cell.configure(with: value)
             return cell
         }
         cell.configure(with: nil)
-        fetcher.fetchAsync(identifier, priority: .high) { [weak cell] result in
-            Task { @MainActor in
-                // The cell may show another item by now: only its own value may reach it.
-                guard let cell, cell.representedIdentifier == AnyHashable(identifier),
-                    case .success(let value) = result
-                else { return }
-                cell.configure(with: value)
-            }
+        let request = fetcher.fetchOnMainActor(identifier, priority: .high) { [weak self, weak cell] result in
+            // The cell may show another item by now: only its own value may reach it.
+            // A cancelled request's cell has moved on, perhaps back to this item with a new request.
+            if case .failure(is CancellationError) = result { return }
+            guard let cell, cell.representedIdentifier == AnyHashable(identifier) else { return }
+            self?.requests[cellID] = nil
+            if case .success(let value) = result { cell.configure(with: value) }
         }
+        if request.isPending { requests[cellID] = request }
         return cell
     }
 

@@ -124,4 +124,65 @@ struct FetchEventTests {
         }
         #expect(keys == ["start 4", "end 4"])
     }
+
+    @Test func aSlowConsumerFindsOnlyTheNewestBufferedEvents() async {
+        // Given a stream that keeps the newest three events, not being read
+        let gate = LoadGate<Int, String>()
+        let fetcher = makeFetcher(gate)
+        let stream = fetcher.events(bufferingPolicy: .bufferingNewest(3))
+
+        // When five loads report ten events
+        for key in 1...5 {
+            fetcher.fetchAsync(key)
+            await gate.waitForStarts(key)
+            gate.succeed(key, with: "\(key)")
+            await fetcher.waitUntilIdle()
+        }
+
+        // Then the consumer finds the newest three; the older seven were dropped
+        var iterator = stream.makeAsyncIterator()
+        var seen: [String] = []
+        for _ in 0..<3 {
+            if let event = await iterator.next() { seen.append(Self.describe(event)) }
+        }
+        #expect(seen == ["succeeded 4", "started 5", "succeeded 5"])
+        // and the next event it reads is the next one to happen
+        fetcher.fetchAsync(6)
+        await gate.waitForStarts(6)
+        if let event = await iterator.next() { seen.append(Self.describe(event)) }
+        #expect(seen.last == "started 6")
+        gate.succeed(6, with: "6")
+        await fetcher.waitUntilIdle()
+    }
+
+    @Test func theDefaultBufferIsBounded() async {
+        // Given the default stream, not being read, and loads that finish at once
+        let fetcher = Fetcher(maxConcurrentFetches: 2, memoryCache: MemoryCache(countLimit: 0)) { key in "\(key)" }
+        let stream = fetcher.events()
+        let limit = Fetcher.defaultEventBufferLimit
+
+        // When more events happen than the buffer holds
+        let loads = limit / 2 + 10
+        for key in 0..<loads {
+            fetcher.fetchAsync(key)
+        }
+        await fetcher.waitUntilIdle()
+
+        // Then exactly `limit` events are buffered: the next one read after them is a new one
+        var iterator = stream.makeAsyncIterator()
+        for _ in 0..<limit { _ = await iterator.next() }
+        fetcher.fetchAsync(-1)
+        await fetcher.waitUntilIdle()
+        let next = await iterator.next()
+        #expect(next.map(Self.describe) == "started -1")
+    }
+
+    static func describe(_ event: FetchEvent<Int>) -> String {
+        switch event {
+        case .started(let key): "started \(key)"
+        case .succeeded(let key, _): "succeeded \(key)"
+        case .failed(let key, _, _): "failed \(key)"
+        case .cancelled(let key, _): "cancelled \(key)"
+        }
+    }
 }

@@ -36,6 +36,29 @@ struct ExampleFeedDataSourceTests {
         #expect(proxy.cells.values.allSatisfy { $0.mismatches.isEmpty })
     }
 
+    @Test func aReusedCellWithdrawsItsPreviousItemsRequest() async {
+        // Given a feed whose first rows are shown and waiting for their loads
+        var random = SeededRandom(seed: 13)
+        let loader = OutOfOrderLoader()
+        let fetcher = Fixtures.makeFetcher(loader, maxConcurrentFetches: 4)
+        let feed = Feed(models: Array(0..<200), fetcher: fetcher)
+        let proxy = FeedProxy(feed: feed)
+        let tableView = Fixtures.makeFeedTable(proxy)
+        tableView.layoutIfNeeded()
+        let firstRows = tableView.indexPathsForVisibleRows.map(\.item)
+        #expect(!firstRows.isEmpty)
+        #expect(firstRows.allSatisfy { key in fetcher.withScheduler { $0.interestCount(in: key) } == 1 })
+
+        // When a fling carries them away and their cells are reused for rows far below
+        tableView.step(to: Point(x: 0, y: 44 * 150), at: .milliseconds(16))
+
+        // Then their requests are withdrawn: nothing wants those loads any more
+        #expect(firstRows.allSatisfy { key in fetcher.withScheduler { $0.interestCount(in: key) } == 0 })
+        // and every cell still ends up showing its own item
+        #expect(await Fixtures.drain(loader, fetcher, tableView, feed, using: &random))
+        #expect(proxy.cells.values.allSatisfy { $0.mismatches.isEmpty })
+    }
+
     @Test func prefetchAndCancelGoToTheFetcherByIdentifier() {
         // Given a feed in a table after its first layout: rows 20–29 prefetched
         let loader = OutOfOrderLoader()
