@@ -21,7 +21,7 @@ log=$scratch/docc.log
 "$docc_bin" convert Sources/Lookahead/Lookahead.docc \
     --additional-symbol-graph-dir "$graphs" \
     --fallback-display-name Lookahead --fallback-bundle-identifier lookahead.Lookahead \
-    --output-path "$output" --analyze 2>&1 | tee "$log" | grep -E "warning|error" || true
+    --output-path "$output" --analyze 2>&1 | tee "$log" | grep -E "warning:|error:" || true
 python3 - "$graphs" <<'PY'
 import glob, json, sys
 types = {"struct", "class", "enum", "protocol", "typealias", "actor"}

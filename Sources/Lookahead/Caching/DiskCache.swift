@@ -49,7 +49,7 @@ import Dispatch
 /// used entries until the total is at most `sizeLimit * trimRatio`; trimming
 /// below the limit batches the deletions instead of deleting a file on almost
 /// every store. The entry just stored is never swept. An entry whose file would
-/// exceed `sizeLimit` is not stored: ``store(_:forKey:)`` throws
+/// exceed `sizeLimit` is not stored: `store(_:forKey:)` throws
 /// ``DiskCacheError/entryTooLarge(size:sizeLimit:)``. Both reads and stores count
 /// as uses.
 ///
@@ -61,7 +61,7 @@ import Dispatch
 /// ## Concurrency
 ///
 /// All bookkeeping (sizes, recency, counters) sits behind one lock, which is
-/// never held across a system call: ``contains(_:)`` (asked on the main thread
+/// never held across a system call: `contains(_:)` (asked on the main thread
 /// by `Prefetcher.startPrefetching(with:)`) waits at most for another thread's
 /// bookkeeping, never for a sweep deleting thousands of files. Each operation
 /// decides under the lock (a sweep picks its victims and removes them from the
@@ -72,7 +72,7 @@ import Dispatch
 /// that finds a bad file drops the entry only if no store replaced it meanwhile.
 ///
 /// The methods are synchronous and block on disk I/O, like `FileManager`: call
-/// them off the main thread, except ``contains(_:)``, which costs one `lstat`
+/// them off the main thread, except `contains(_:)`, which costs one `lstat`
 /// of the entry's file.
 ///
 /// ## Processes
@@ -80,7 +80,7 @@ import Dispatch
 /// One process writes a directory. An app and its extension that share a
 /// cache should let one of them store and remove, and have the other open its
 /// own `DiskCache` on the directory read-only in effect: reads verify every
-/// file, ``contains(_:)`` checks that the file still exists, and a file the
+/// file, `contains(_:)` checks that the file still exists, and a file the
 /// writer swept reads as a miss, so a reader never sees wrong bytes. The size
 /// limit is held by the writer's index alone: two writers would each count
 /// only their own entries and together exceed it. The cache does not take a

@@ -115,7 +115,7 @@ extension Prefetcher where Value == [UInt8] {
     /// When a cell then asks `pipeline.fetcher` for a key, its bytes come
     /// from disk (or join the prefetch still running) and are decoded once.
     ///
-    /// A key counts as on disk only while its file exists (``DiskCache/contains(_:)``
+    /// A key counts as on disk only while its file exists (`DiskCache.contains(_:)`
     /// checks), so a key whose file was deleted behind the cache's back is
     /// fetched again rather than skipped forever.
     ///

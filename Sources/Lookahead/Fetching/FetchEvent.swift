@@ -1,5 +1,5 @@
 /// What happened to one attempt at a load, as an ``AsyncFetcher`` reports it
-/// to its observers (``AsyncFetcher/observe(_:)``, ``AsyncFetcher/events()``).
+/// to its observers (``AsyncFetcher/observe(_:)``, ``AsyncFetcher/events(bufferingPolicy:)``).
 ///
 /// A load retried after a transient failure reports each attempt. Durations
 /// run from the loader being called to it returning, on `ContinuousClock`.

@@ -610,7 +610,9 @@ public struct FetchScheduler<Key: Hashable, Payload> {
 
     /// The load failed.
     ///
-    /// - Parameter isTransient: whether trying again may help (the driver decides).
+    /// - Parameters:
+    ///   - id: the load that failed.
+    ///   - isTransient: whether trying again may help (the driver decides).
     /// - Complexity: O(interests in the key).
     @inlinable
     public mutating func loadDidFail(_ id: LoadID, isTransient: Bool) -> FailureDisposition {

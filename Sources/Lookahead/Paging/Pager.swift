@@ -10,6 +10,8 @@
 /// backoff; others fail the page at once and surface in ``appendState``,
 /// ``prependState`` or ``refreshState`` until ``retry()``.
 public final class Pager<Item: Identifiable & Sendable>: Sendable {
+    /// Loads one page: the request says where it starts, how many items and
+    /// at which end; throw a ``TransientError`` to have it retried.
     public typealias Loader = @Sendable (PageRequest) async throws -> Page<Item>
 
     private struct State {
