@@ -263,7 +263,7 @@ struct SimulateCommand: AsyncParsableCommand {
                             + "counted at their scheduled time")
                 }
             }
-            report.scenarios.append(SimulationReport.Scenario(name: scenario.name, strategies: results))
+            report.scenarios.append(SimulationReport.Scenario(scenario: scenario, strategies: results))
         }
         progress.finish()
         for note in notes { StandardStreams.writeError("note: \(note)\n") }

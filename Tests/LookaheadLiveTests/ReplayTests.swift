@@ -80,7 +80,7 @@ struct ReplayTests {
         let real = try await RealReplay(scenario: scenario).run(.system)
         let simulated = SimulationSuite(seed: 7, scenarios: [scenario], strategies: [.system]).run()
         let realReport = SimulationReport(
-            seed: 7, scenarios: [SimulationReport.Scenario(name: scenario.name, strategies: [real.result])])
+            seed: 7, scenarios: [SimulationReport.Scenario(scenario: scenario, strategies: [real.result])])
         // When both are encoded
         let realJSON = try jsonObject(realReport)
         let simulatedJSON = try jsonObject(simulated)

@@ -43,12 +43,7 @@ public struct SimulationSuite: Sendable {
                         completed: completed, total: total, scenario: scenario.name, strategy: strategy, timing: timing)
                 )
             }
-            let lowerBound = LowerBound(scenario: scenario)
-            report.scenarios.append(
-                .init(
-                    name: scenario.name, strategies: results,
-                    findings: SimulationReport.Scenario.findings(for: results, lowerBound: lowerBound),
-                    lowerBound: lowerBound))
+            report.scenarios.append(SimulationReport.Scenario(scenario: scenario, strategies: results))
         }
         return report
     }

@@ -32,6 +32,17 @@ public struct SimulationReport: Sendable, Codable, Hashable {
 }
 
 extension SimulationReport.Scenario {
+    /// A scenario's results with its lower bound and its findings: how the
+    /// simulator and the real replay both report a scenario.
+    ///
+    /// - Complexity: the lower bound's (see ``LowerBound/init(scenario:iterations:)``).
+    public init(scenario: SimulationScenario, strategies: [StrategyResult]) {
+        let lowerBound = LowerBound(scenario: scenario)
+        self.init(
+            name: scenario.name, strategies: strategies,
+            findings: Self.findings(for: strategies, lowerBound: lowerBound), lowerBound: lowerBound)
+    }
+
     /// Compares every strategy with the oracle's blank cell-frames, and every
     /// per-item strategy with the lower bound (going under it would be a bug
     /// in the bound or in the simulator).
