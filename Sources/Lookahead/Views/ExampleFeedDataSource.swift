@@ -21,10 +21,14 @@
 /// tableView.performBatchUpdates {
 ///     tableView.insertRows(at: dataSource.insert([newID], at: 0))
 /// }
+/// // When the screen goes away:
+/// tableView.prefetchDataSource = nil
+/// dataSource.cancelAllRequests()
 /// ```
 ///
 /// Identifiers must be unique, as in a diffable data source: prefetching is
-/// keyed by them.
+/// keyed by them. The `lookahead demo` grid is this type over a
+/// `CollectionView`, reading what it draws from its ``ContentCell``s.
 @MainActor
 public final class ExampleFeedDataSource<ID: Hashable & Sendable, Value: Sendable> {
     /// The reuse identifier the cells are registered under.
@@ -135,6 +139,22 @@ public final class ExampleFeedDataSource<ID: Hashable & Sendable, Value: Sendabl
         for identifier in prefetched { fetcher.cancelFetch(identifier) }
         prefetched.removeAll()
         models = identifiers
+    }
+
+    /// Withdraws every request the data source made: its prefetches and its
+    /// cells' pending display requests. Call it when the screen goes away
+    /// (after setting the view's `prefetchDataSource` to `nil`), so that the
+    /// fetcher stops the loads nobody will see; a load another caller still
+    /// wants goes on. The cells keep what they show; one configured again
+    /// asks for its item anew.
+    ///
+    /// - Complexity: O(p + c) for p prefetched items and c waiting cells.
+    public func cancelAllRequests() {
+        for identifier in prefetched { fetcher.cancelFetch(identifier) }
+        prefetched.removeAll()
+        let pending = requests.values
+        requests.removeAll()
+        for request in pending { request.cancel() }
     }
 
     // MARK: - Shared by both kinds of view

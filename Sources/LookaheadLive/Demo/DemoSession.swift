@@ -6,14 +6,14 @@ import LookaheadSimulation
 ///
 /// The demo is a thin driver over the library, wired as the sample is: a
 /// headless ``CollectionView`` with a grid layout, whose data source and
-/// prefetch data source are one `DemoDataSource` over an ``AsyncFetcher``.
-/// `prefetchItemsAt` starts loads, `cancelPrefetchingForItemsAt` withdraws
-/// them, `cellForItemAt` shows cached data at once or asks for it at high
-/// priority and fills the cell when it lands, if the cell still represents
-/// that item (and a reused cell withdraws that request: see
-/// `DemoDataSource`). The view's planner decides what to prefetch; the
-/// session only moves the content offset, reads back the cells' states and
-/// draws them. (Driving `PrefetchPlanner` directly would have meant
+/// prefetch data source are the library's ``ExampleFeedDataSource`` over an
+/// ``AsyncFetcher``. `prefetchItemsAt` starts loads,
+/// `cancelPrefetchingForItemsAt` withdraws them, `cellForItemAt` shows cached
+/// data at once or asks for it at high priority and fills the cell when it
+/// lands, if the cell still represents that item (and a reused cell withdraws
+/// that request). The view's planner decides what to prefetch; the session
+/// only moves the content offset, reads back the cells' states (a
+/// ``ContentCell`` holding its value or not) and draws them. (Driving `PrefetchPlanner` directly would have meant
 /// re-implementing cell reuse and the `representedIdentifier` check, which
 /// is exactly what the demo is meant to show working.)
 ///
@@ -83,7 +83,7 @@ public final class DemoSession {
                 byteCount.withLock { $0 += item.byteCount }
                 return item
             })
-        let dataSource = DemoDataSource(identifiers: identifiers, fetcher: fetcher)
+        let dataSource = ExampleFeedDataSource(models: identifiers, fetcher: fetcher)
         let collectionView = makeCollectionView(dataSource: dataSource)
         // The adaptive policy learns how long the loads really take.
         let observation = fetcher.observe { [weak collectionView] event in
@@ -147,8 +147,7 @@ public final class DemoSession {
 
         let statistics = fetcher.statistics
         collectionView.prefetchDataSource = nil
-        dataSource.cancelAllPrefetches()
-        for cell in collectionView.visibleCells { (cell as? DemoGridCell)?.loadTask?.cancel() }
+        dataSource.cancelAllRequests()
         let summary = DemoSummary(
             strategy: configuration.strategy, counter: counter, loadsStarted: statistics.loadsStarted,
             loadsCancelled: statistics.loadsCancelled, loadsCompleted: statistics.loadsCompleted,
@@ -170,7 +169,7 @@ public final class DemoSession {
         logger.debug("terminal resized", metadata: ["width": "\(width)", "height": "\(height)"])
     }
 
-    private func makeCollectionView(dataSource: DemoDataSource) -> CollectionView {
+    private func makeCollectionView(dataSource: ExampleFeedDataSource<Int, DemoItem>) -> CollectionView {
         let grid = CollectionView.Grid(
             columns: geometry.columns, spacing: 0, itemSize: .height(DemoGeometry.cellPoints))
         let collectionView = CollectionView(

@@ -141,6 +141,34 @@ struct ExampleFeedDataSourceTests {
         #expect(feed.prefetchedIdentifiers == Set(1_020..<1_030))
     }
 
+    @Test func cancellingAllRequestsWithdrawsThePrefetchesAndTheCellsRequests() {
+        // Given a feed in a table after its first layout: the visible rows waiting
+        // for their loads, rows 20–29 prefetched, and someone else waiting for item 25
+        let loader = OutOfOrderLoader()
+        let fetcher = Fixtures.makeFetcher(loader, maxConcurrentFetches: 2)
+        let feed = Feed(models: Array(0..<100), fetcher: fetcher)
+        let proxy = FeedProxy(feed: feed)
+        let tableView = Fixtures.makeFeedTable(proxy)
+        tableView.layoutIfNeeded()
+        let other = fetcher.fetchAsync(25) { _ in }  // someone else's display request
+        let visibleRows = tableView.indexPathsForVisibleRows.map(\.item)
+        #expect(!visibleRows.isEmpty)
+        #expect(visibleRows.allSatisfy { key in fetcher.withScheduler { $0.interestCount(in: key) } == 1 })
+        #expect(feed.prefetchedIdentifiers == Set(20..<30))
+
+        // When the screen goes away and the feed withdraws everything it asked for
+        tableView.prefetchDataSource = nil
+        feed.cancelAllRequests()
+
+        // Then nothing it asked for is wanted any more; the other request stands
+        let wanted = (0..<100).filter { key in fetcher.withScheduler { $0.interestCount(in: key) } > 0 }
+        #expect(wanted == [25])
+        #expect(feed.prefetchedIdentifiers.isEmpty)
+
+        #expect(proxy.cells.values.allSatisfy { $0.mismatches.isEmpty })
+        other.cancel()
+    }
+
     // MARK: - Randomized
 
     @Test(arguments: [0x5EED_0001, 0x5EED_0002] as [UInt64])

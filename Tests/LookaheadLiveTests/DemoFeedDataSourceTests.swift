@@ -3,11 +3,16 @@ import Testing
 
 @testable import LookaheadLive
 
-@Suite("Demo data source", .timeLimit(.minutes(1)))
+/// The demo's grid wired as `DemoSession` wires it: the library's
+/// `ExampleFeedDataSource` over `DemoItem`s, its cells read back as
+/// `ContentCell`s.
+@Suite("Demo grid over the example data source", .timeLimit(.minutes(1)))
 @MainActor
-struct DemoDataSourceTests {
+struct DemoFeedDataSourceTests {
+    typealias DataSource = ExampleFeedDataSource<Int, DemoItem>
+
     /// A 4-column grid of 96-point cells, 4 rows visible.
-    func makeView(dataSource: DemoDataSource) -> CollectionView {
+    func makeView(dataSource: DataSource) -> CollectionView {
         let view = CollectionView(
             grid: CollectionView.Grid(columns: 4, spacing: 0, itemSize: .height(96)),
             size: Size(width: 384, height: 384))
@@ -34,16 +39,16 @@ struct DemoDataSourceTests {
     @Test("visible cells turn loaded when their data lands")
     func cellsFill() async throws {
         let fetcher = AsyncFetcher<Int, DemoItem> { id in DemoItem(id: id, byteCount: 10) }
-        let dataSource = DemoDataSource(identifiers: Array(1...100), fetcher: fetcher)
+        let dataSource = DataSource(models: Array(1...100), fetcher: fetcher)
         let view = makeView(dataSource: dataSource)
         view.layoutIfNeeded()
         #expect(view.visibleCells.count == 16)
 
         try await waitUntil("every visible cell holds its item") {
-            view.visibleCells.allSatisfy { ($0 as? DemoGridCell)?.value != nil }
+            view.visibleCells.allSatisfy { ($0 as? ContentCell<DemoItem>)?.value != nil }
         }
         for (path, cell) in zip(view.indexPathsForVisibleItems, view.visibleCells) {
-            #expect((cell as? DemoGridCell)?.value?.id == path.item + 1)
+            #expect((cell as? ContentCell<DemoItem>)?.value?.id == path.item + 1)
         }
     }
 
@@ -54,7 +59,7 @@ struct DemoDataSourceTests {
             try await ContinuousClock().sleep(for: .seconds(3_600))
             return DemoItem(id: id, byteCount: 10)
         }
-        let dataSource = DemoDataSource(identifiers: Array(1...400), fetcher: fetcher)
+        let dataSource = DataSource(models: Array(1...400), fetcher: fetcher)
         let view = makeView(dataSource: dataSource)
         view.isPrefetchingEnabled = false
         view.layoutIfNeeded()
@@ -67,8 +72,31 @@ struct DemoDataSourceTests {
         try await waitUntil("the first screen's loads are cancelled") { fetcher.statistics.loadsCancelled >= 2 }
         try await waitUntil("the queue holds only the new screen") { fetcher.pendingFetchCount == 14 }
         for cell in view.visibleCells {
-            #expect((cell as? DemoGridCell)?.value == nil)
+            #expect((cell as? ContentCell<DemoItem>)?.value == nil)
         }
-        for cell in view.visibleCells { (cell as? DemoGridCell)?.loadTask?.cancel() }
+        dataSource.cancelAllRequests()
+    }
+
+    @Test("when the run ends, withdrawing every request stops every load the grid asked for")
+    func endOfRunStopsTheLoads() async throws {
+        // Given a grid whose visible cells and prefetches wait for loads that never finish on their own
+        let fetcher = AsyncFetcher<Int, DemoItem>(maxConcurrentFetches: 2) { id in
+            try await ContinuousClock().sleep(for: .seconds(3_600))
+            return DemoItem(id: id, byteCount: 10)
+        }
+        let dataSource = DataSource(models: Array(1...400), fetcher: fetcher)
+        let view = makeView(dataSource: dataSource)
+        view.layoutIfNeeded()
+        try await waitUntil("two loads run") { fetcher.runningFetchCount == 2 }
+        #expect(fetcher.pendingFetchCount >= 14)
+
+        // When the run ends as `DemoSession.run()` ends it
+        view.prefetchDataSource = nil
+        dataSource.cancelAllRequests()
+
+        // Then no load is left queued or running
+        try await waitUntil("no load is left") { fetcher.pendingFetchCount + fetcher.runningFetchCount == 0 }
+        #expect(fetcher.pendingFetchCount + fetcher.runningFetchCount == 0)
+        #expect(dataSource.prefetchedIdentifiers.isEmpty)
     }
 }
