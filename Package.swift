@@ -72,6 +72,7 @@ let package = Package(
         .target(
             name: "LookaheadServer",
             dependencies: [
+                "Lookahead",
                 .product(name: "Hummingbird", package: "hummingbird", condition: tools),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: tools),
                 .product(name: "Logging", package: "swift-log", condition: tools),

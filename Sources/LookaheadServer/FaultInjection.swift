@@ -1,4 +1,5 @@
 import Foundation
+import Lookahead
 
 /// The latency and the faults a ``FeedServer`` adds to its answers.
 ///

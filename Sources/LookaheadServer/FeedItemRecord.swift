@@ -1,4 +1,5 @@
 import Foundation
+import Lookahead
 
 /// One story of the server's data set, derived from `(seed, id)` alone.
 ///

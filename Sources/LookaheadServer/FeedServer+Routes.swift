@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import Lookahead
 
 extension FeedServer {
     /// What a valid request asks for: checked, but not built yet, so that a

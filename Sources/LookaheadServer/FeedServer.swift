@@ -1,6 +1,7 @@
 public import Foundation
 import Hummingbird
 public import Logging
+import Lookahead
 import ServiceLifecycle
 
 /// A local Hacker-News-style feed API over a seeded data set, with latency

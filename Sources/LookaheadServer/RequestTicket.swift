@@ -1,3 +1,5 @@
+import Lookahead
+
 /// The server's statistics and one request's part in them.
 ///
 /// A ticket leaves `inFlight` exactly once, however its request ends; the

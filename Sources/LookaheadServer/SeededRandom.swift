@@ -1,4 +1,5 @@
 import Foundation
+import Lookahead
 
 /// Random numbers addressed by a key instead of drawn in sequence.
 ///
@@ -18,10 +19,7 @@ enum SeededRandom {
     ///
     /// - Complexity: O(1).
     static func mix(_ value: UInt64) -> UInt64 {
-        var z = value &+ 0x9E37_79B9_7F4A_7C15
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        SplitMix64.mix(value)
     }
 
     /// 64 random bits for `(seed, stream, key, index)`.

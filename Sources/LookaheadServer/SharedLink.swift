@@ -1,3 +1,5 @@
+import Lookahead
+
 /// One link of limited bandwidth that every response being sent shares.
 ///
 /// Each chunk reserves the link for `bytes / bandwidth` seconds after the

@@ -1,3 +1,5 @@
+import Lookahead
+
 /// Tells the server's waiting requests that it is stopping.
 ///
 /// A request waiting out its latency (or stalled on purpose) races its wait

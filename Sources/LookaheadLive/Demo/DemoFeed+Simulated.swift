@@ -1,4 +1,5 @@
 import Foundation
+import Lookahead
 
 extension DemoFeed {
     /// An in-process feed: items `1...itemCount`, each answered after a
@@ -40,10 +41,7 @@ struct DemoLatency: Sendable {
 
     /// SplitMix64's output function.
     static func mix(_ value: UInt64) -> UInt64 {
-        var z = value &+ 0x9E37_79B9_7F4A_7C15
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        SplitMix64.mix(value)
     }
 
     /// A uniform draw in (0, 1).

@@ -1,3 +1,5 @@
+import Lookahead
+
 /// Makes scroll traces from a seed, with the physics of real scrolling:
 /// finger drags, flings that decelerate as UIScrollView's do, pauses to read,
 /// direction reversals, and jumps to the top and back.

@@ -1,3 +1,5 @@
+import Lookahead
+
 #if canImport(Darwin)
     import Darwin
 #elseif canImport(Glibc)

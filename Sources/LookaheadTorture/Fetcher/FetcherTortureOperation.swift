@@ -1,3 +1,5 @@
+import Lookahead
+
 // The operations of a fetcher torture run and how often each is drawn.
 
 /// One kind of operation a torture thread performs on the fetcher, its

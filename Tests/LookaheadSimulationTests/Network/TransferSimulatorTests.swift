@@ -1,3 +1,4 @@
+import Lookahead
 import Testing
 
 @testable import LookaheadSimulation

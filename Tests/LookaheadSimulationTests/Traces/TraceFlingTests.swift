@@ -1,4 +1,5 @@
 import Foundation
+import Lookahead
 import Testing
 
 @testable import LookaheadSimulation

@@ -1,20 +1,10 @@
-/// SplitMix64: a small, fast, seeded generator, so that every randomized test
-/// replays exactly from the seed it reports when it fails.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
+@testable import Lookahead
 
-    init(seed: UInt64) {
-        state = seed
-    }
+/// The tests' seeded generator: the project's one ``SplitMix64``, so a failing
+/// seed replays exactly.
+typealias SeededRandom = SplitMix64
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SplitMix64 {
     /// A number in `0..<bound`.
     mutating func next(below bound: Int) -> Int {
         Int(next() % UInt64(bound))
