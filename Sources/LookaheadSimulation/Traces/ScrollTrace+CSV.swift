@@ -162,37 +162,49 @@ extension ScrollTrace {
         return rest.isEmpty
     }
 
-    private static let attosecondsPerMillisecond: Int128 = 1_000_000_000_000_000
+    /// Attoseconds in a millisecond. `Duration`'s 64-bit components, not its
+    /// 128-bit `attoseconds` (macOS 15 / iOS 18), so the simulator builds on
+    /// the package's floors.
+    private static let attosecondsPerMillisecond: Int64 = 1_000_000_000_000_000
 
     /// A non-negative decimal number of milliseconds without an exponent, to
     /// the attosecond (further digits are dropped); nil for other forms.
+    /// Callers have checked that the value is at most 24 h.
     private static func exactMilliseconds(_ field: Substring) -> Duration? {
         var text = field.utf8[...]
         if text.first == UInt8(ascii: "+") { text = text.dropFirst() }
         guard !text.contains(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") || $0 == UInt8(ascii: "-") })
         else { return nil }
         let parts = text.split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false)
-        var whole: Int128 = 0
-        for digit in parts[0] { whole = whole * 10 + Int128(digit - UInt8(ascii: "0")) }
-        var fraction: Int128 = 0
+        var whole: Int64 = 0
+        for digit in parts[0] {
+            let (shifted, overflow) = whole.multipliedReportingOverflow(by: 10)
+            guard !overflow else { return nil }
+            whole = shifted + Int64(digit - UInt8(ascii: "0"))
+        }
+        var fraction: Int64 = 0
         var scale = attosecondsPerMillisecond
         let decimals = parts.count > 1 ? Array(parts[1].prefix(15)) : []
         for digit in decimals {
             scale /= 10
-            fraction += Int128(digit - UInt8(ascii: "0")) * scale
+            fraction += Int64(digit - UInt8(ascii: "0")) * scale
         }
-        return Duration(attoseconds: whole * attosecondsPerMillisecond + fraction)
+        return Duration(
+            secondsComponent: whole / 1_000,
+            attosecondsComponent: (whole % 1_000) * attosecondsPerMillisecond + fraction)
     }
 
     /// `time` in milliseconds, exactly: the whole milliseconds, then up to 15
     /// decimals without trailing zeros.
     private static func milliseconds(_ time: Duration) -> String {
-        let attoseconds = time.attoseconds
-        let magnitude = attoseconds.magnitude
-        let perMillisecond = UInt128(attosecondsPerMillisecond)
-        var text = attoseconds < 0 ? "-" : ""
-        text += String(magnitude / perMillisecond)
-        var fraction = magnitude % perMillisecond
+        let (seconds, attoseconds) = time.components
+        let negative = seconds < 0 || attoseconds < 0
+        let wholeSeconds = seconds.magnitude
+        let attosecondsPart = attoseconds.magnitude
+        let perMillisecond = UInt64(attosecondsPerMillisecond)
+        var text = negative ? "-" : ""
+        text += String(wholeSeconds * 1_000 + attosecondsPart / perMillisecond)
+        var fraction = attosecondsPart % perMillisecond
         if fraction != 0 {
             var digits = 15
             while fraction % 10 == 0 {
