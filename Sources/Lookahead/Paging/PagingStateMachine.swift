@@ -362,12 +362,7 @@ public struct PagingStateMachine<Item: Identifiable & Sendable> {
         if itemsAhead < configuration.prefetchDistance { return true }
         guard case .adaptive(let velocity, let latency) = hint, velocity * sign > 0 else { return false }
         let remainingTime = Double(itemsAhead) / (velocity * sign)
-        return remainingTime <= seconds(latency + configuration.adaptiveMargin)
-    }
-
-    func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) * 1e-18
+        return remainingTime <= (latency + configuration.adaptiveMargin).seconds
     }
 
     mutating func deduplicated(_ items: [Item]) -> [Item] {

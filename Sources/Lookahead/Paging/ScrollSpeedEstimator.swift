@@ -45,9 +45,9 @@ public struct ScrollSpeedEstimator: Hashable, Sendable {
             return
         }
         guard time > anchor else { return }
-        let elapsed = Self.seconds(time - anchor)
+        let elapsed = (time - anchor).seconds
         let sample = (position - anchorPosition) / elapsed
-        let weight = 1 - exp(-elapsed / Self.seconds(timeConstant))
+        let weight = 1 - exp(-elapsed / timeConstant.seconds)
         itemsPerSecond += weight * (sample - itemsPerSecond)
         anchorTime = time
         anchorPosition = position
@@ -57,10 +57,5 @@ public struct ScrollSpeedEstimator: Hashable, Sendable {
     public mutating func reset() {
         anchorTime = nil
         itemsPerSecond = 0
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) * 1e-18
     }
 }

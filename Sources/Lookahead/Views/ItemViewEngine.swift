@@ -241,7 +241,7 @@ final class ItemViewEngine {
 
         var velocity = 0.0
         if let last = lastFrame, time > last.time {
-            velocity = (contentOffset.y - last.offsetY) / Self.seconds(time - last.time)
+            velocity = (contentOffset.y - last.offsetY) / (time - last.time).seconds
         }
         lastFrame = (time, contentOffset.y)
         self.time = time
@@ -491,10 +491,5 @@ final class ItemViewEngine {
 
     private static func itemCounts(of layout: any CollectionLayout) -> [Int] {
         (0..<layout.numberOfSections).map(layout.numberOfItems(inSection:))
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) * 1e-18
     }
 }

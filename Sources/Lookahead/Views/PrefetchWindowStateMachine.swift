@@ -311,8 +311,8 @@ public struct PrefetchWindowStateMachine: Sendable {
     /// The seconds between asking for an item and having it: the load time,
     /// the queue ahead of it, and the margin.
     private func horizon(_ configuration: AdaptivePrefetchWindow, queuedLoadsPerSlot: Double) -> Double {
-        let load = ScrollSpeedEstimator.seconds(loadDurations.estimate)
-        return load * (1 + max(0, queuedLoadsPerSlot)) + ScrollSpeedEstimator.seconds(configuration.margin)
+        let load = loadDurations.estimate.seconds
+        return load * (1 + max(0, queuedLoadsPerSlot)) + configuration.margin.seconds
     }
 
     /// The smallest range holding every visible index, or `nil` if none is.

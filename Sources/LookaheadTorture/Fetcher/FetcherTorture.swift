@@ -138,7 +138,7 @@ public struct FetcherTorture: Sendable {
             report.operationCounts[operation.name] = operationCounts[operation.rawValue]
         }
         let elapsed = start.duration(to: .now)
-        report.elapsedSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        report.elapsedSeconds = elapsed.seconds
         report.operationsPerSecond =
             report.elapsedSeconds > 0 ? Double(configuration.operations) / report.elapsedSeconds : 0
         return report
