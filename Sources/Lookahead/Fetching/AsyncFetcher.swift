@@ -41,7 +41,8 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
     /// - Parameters:
     ///   - maxConcurrentFetches: the most loads that run at once (at least 1).
     ///   - memoryCache: where loaded values are kept.
-    ///   - clock: the clock retry delays are measured on.
+    ///   - clock: the clock retry delays and load durations (in the load
+    ///     events) are measured on.
     ///   - retryPolicy: how transient failures are retried.
     ///   - isTransient: which errors are worth a retry; by default those that
     ///     conform to ``TransientError``. A `CancellationError` never is.
@@ -63,6 +64,10 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
             retryPolicy: retryPolicy,
             memoryCache: memoryCache,
             sleep: { duration in try await clock.sleep(for: duration) },
+            startStopwatch: {
+                let start = clock.now
+                return { start.duration(to: clock.now) }
+            },
             isTransient: isTransient,
             load: load
         )

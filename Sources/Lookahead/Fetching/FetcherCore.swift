@@ -137,6 +137,9 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     @usableFromInline let memoryCache: MemoryCache<Key, Value>
     @usableFromInline let load: @Sendable (Key) async throws -> Value
     @usableFromInline let sleep: @Sendable (Duration) async throws -> Void
+    /// Starts a stopwatch on the injected clock; calling the result reads it.
+    /// Load durations are measured on it, so a manual clock decides them in tests.
+    @usableFromInline let startStopwatch: @Sendable () -> @Sendable () -> Duration
     @usableFromInline let isTransient: @Sendable (any Error) -> Bool
     /// Delivery batches collected under the lock whose completions have not
     /// all returned yet, and whether anybody waits for idle. Behind their own
@@ -245,9 +248,11 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         retryPolicy: RetryPolicy,
         memoryCache: MemoryCache<Key, Value>,
         sleep: @escaping @Sendable (Duration) async throws -> Void,
+        startStopwatch: @escaping @Sendable () -> @Sendable () -> Duration,
         isTransient: @escaping @Sendable (any Error) -> Bool,
         load: @escaping @Sendable (Key) async throws -> Value
     ) {
+        self.startStopwatch = startStopwatch
         self.state = LockedValue(
             State(scheduler: Scheduler(maxConcurrentLoads: maxConcurrentLoads, retryPolicy: retryPolicy)))
         self.memoryCache = memoryCache
@@ -398,14 +403,14 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     @usableFromInline
     func observedLoad(_ key: Key) async -> Result<Value, any Error> {
         emit(.started(key))
-        let start = ContinuousClock.now
+        let elapsed = startStopwatch()
         let result: Result<Value, any Error>
         do {
             result = .success(try await load(key))
         } catch {
             result = .failure(error)
         }
-        let duration = start.duration(to: .now)
+        let duration = elapsed()
         switch result {
         case .success where Task.isCancelled, .failure(is CancellationError):
             emit(.cancelled(key, duration: duration))

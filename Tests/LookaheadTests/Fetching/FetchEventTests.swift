@@ -63,6 +63,28 @@ struct FetchEventTests {
         withExtendedLifetime(observation) {}
     }
 
+    @Test func loadDurationsAreMeasuredOnTheInjectedClock() async {
+        // Given an observed fetcher on a manual clock
+        let clock = ManualClock()
+        let gate = LoadGate<Int, String>()
+        let fetcher = Fetcher(maxConcurrentFetches: 2, clock: clock, retryPolicy: .never) { key in
+            try await gate.load(key)
+        }
+        let recorder = Recorder()
+        let observation = fetcher.observe { recorder.record($0) }
+
+        // When a load takes 300 ms of the clock's time
+        fetcher.fetchAsync(1)
+        await gate.waitForStarts(1)
+        clock.advance(by: .milliseconds(300))
+        gate.succeed(1, with: "one")
+        await fetcher.waitUntilIdle()
+
+        // Then its event reports exactly those 300 ms, whatever the wall clock did
+        #expect(recorder.allDurations == [.milliseconds(300)])
+        observation.cancel()
+    }
+
     @Test func aRetriedLoadReportsEachAttempt() async {
         let gate = LoadGate<Int, String>()
         let clock = ManualClock()
