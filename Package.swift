@@ -116,6 +116,7 @@ let package = Package(
                 "LookaheadLive",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
                 .product(name: "Logging", package: "swift-log", condition: tools),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: tools),
             ],
             swiftSettings: strictSettings
         ),

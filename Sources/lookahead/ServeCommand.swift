@@ -1,9 +1,9 @@
 public import ArgumentParser
-import Dispatch
 import Foundation
 import Logging
 import Lookahead
 import LookaheadServer
+import UnixSignals
 
 /// `lookahead serve`: the feed server, until Ctrl-C.
 struct ServeCommand: AsyncParsableCommand {
@@ -125,43 +125,13 @@ struct ServeCommand: AsyncParsableCommand {
             throw CommandError("\(error)")
         }
         StandardStreams.write("\(url.absoluteString)\n")
-        let signal = await ShutdownSignals.next()
-        logger.info("received \(signal); stopping")
+        // SIGINT or SIGTERM, whichever comes first, through ServiceLifecycle's signal sequence.
+        for await signal in await UnixSignalsSequence(trapping: .sigint, .sigterm) {
+            logger.info("received \(signal); stopping")
+            break
+        }
         await server.stop()
     }
 }
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}
-
-/// Waits for SIGINT or SIGTERM, whichever comes first.
-enum ShutdownSignals {
-    static func next() async -> String {
-        let signals: [(Int32, String)] = [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")]
-        let sources = signals.map { number, _ in
-            signal(number, SIG_IGN)
-            return DispatchSource.makeSignalSource(signal: number, queue: .global())
-        }
-        defer { sources.forEach { $0.cancel() } }
-        return await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
-            let once = OnceFlag()
-            for (source, (_, name)) in zip(sources, signals) {
-                source.setEventHandler {
-                    if once.claim() { continuation.resume(returning: name) }
-                }
-                source.resume()
-            }
-        }
-    }
-}
-
-/// True for the first caller of `claim()` only.
-private final class OnceFlag: Sendable {
-    private let claimed = LockedValue(false)
-
-    func claim() -> Bool {
-        claimed.withLock { claimed in
-            defer { claimed = true }
-            return !claimed
-        }
-    }
-}
