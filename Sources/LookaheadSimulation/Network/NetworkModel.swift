@@ -7,7 +7,8 @@
 /// every latency in advance and see exactly what the run will see. Values come
 /// from a counter-based hash (``CounterBasedRandom``), not a sequential
 /// generator, and from ``PortableMath`` rather than libm, so the same seed
-/// gives the same bits on every platform and in every run.
+/// gives the same bits on every platform and in every run (the network; for a
+/// whole run's promise see `PortableMath`).
 ///
 /// The link itself (sharing the bandwidth between loads in flight) is
 /// ``TransferSimulator``'s job; this type only says what each load is.

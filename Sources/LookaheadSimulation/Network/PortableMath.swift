@@ -6,6 +6,12 @@
 /// (`+ − × ÷`, `squareRoot`, exact scaling by powers of two), these give the
 /// same bits on every platform, so a seed means the same network everywhere.
 ///
+/// The promise stops at the network model. The traces' scrolling physics
+/// (`TraceFling`, `TraceScroller`) and the planner's (`ScrollPhysics`) use
+/// libm's `pow`, `log` and `cos`, so a whole run — and `--json` — is
+/// byte-identical for the same seed on the same platform and toolchain, and
+/// may differ in the last bits of an offset between glibc and Darwin.
+///
 /// Accuracy: within a few ulps of the true value (checked against libm in the
 /// tests), far below anything the simulator can resolve (1 ns).
 enum PortableMath {

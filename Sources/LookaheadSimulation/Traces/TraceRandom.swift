@@ -6,7 +6,8 @@ typealias TraceRandom = SplitMix64
 
 /// Doubles drawn from the top 53 bits rather than through
 /// `Double.random(in:using:)`, whose sampling the standard library is free to
-/// change: the same seed gives the same trace on every platform and toolchain.
+/// change: the same seed gives the same draws on every platform and toolchain
+/// (the trace's physics use libm: see `PortableMath` for the whole promise).
 extension SplitMix64 {
     /// A number in `0..<1`, in steps of 2⁻⁵³.
     mutating func unit() -> Double {
