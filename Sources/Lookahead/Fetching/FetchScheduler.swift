@@ -62,7 +62,8 @@ public struct FetchScheduler<Key: Hashable, Payload> {
     /// Identifies one attempt of one load: the driver passes it back when the
     /// attempt ends. Every start of a load, retries included, has a new `LoadID`.
     public struct LoadID: Hashable, Sendable, CustomStringConvertible {
-        public let serial: UInt64
+        /// The attempt's number, unique within the scheduler (for drivers and tests).
+        @usableFromInline package let serial: UInt64
         @usableFromInline let slot: Int
 
         @inlinable public var description: String { "load #\(serial)" }

@@ -29,10 +29,6 @@ public struct PrefetchPlanner: Sendable {
     /// Whether prefetch calls are made at all (`isPrefetchingEnabled`).
     public private(set) var isEnabled: Bool
 
-    /// The loader's queue; a driver updates it before each frame for
-    /// policies that plan in time.
-    public var loadQueue = LoadQueueState()
-
     var lastFrame: ScrollFrame?
     /// What the policy saw on the last frame, for ``displayPriority(for:)``.
     var lastContext: PrefetchContext?
@@ -62,8 +58,12 @@ public struct PrefetchPlanner: Sendable {
 
     /// Plans one frame.
     ///
+    /// - Parameters:
+    ///   - frame: what the scroll view shows now, how fast it moves, and when.
+    ///   - loadQueue: the loader's queue as it is now, for policies that plan
+    ///     in time (the adaptive policy); the others ignore it.
     /// - Complexity: O(log n + window).
-    public mutating func update(_ frame: ScrollFrame) -> Update {
+    public mutating func update(_ frame: ScrollFrame, loadQueue: LoadQueueState = LoadQueueState()) -> Update {
         direction = Self.direction(of: frame, after: lastFrame, previous: direction)
         lastFrame = frame
         visibleItems = layout.itemPaths(in: frame.visibleRect)

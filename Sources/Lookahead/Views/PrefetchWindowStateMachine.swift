@@ -291,8 +291,8 @@ public struct PrefetchWindowStateMachine: Sendable {
         return update
     }
 
-    /// How many items the adaptive window wants ahead and behind now.
-    public func adaptiveCounts(queuedLoadsPerSlot: Double = 0) -> (ahead: Int, behind: Int) {
+    /// How many items the adaptive window wants ahead and behind now (for tests).
+    package func adaptiveCounts(queuedLoadsPerSlot: Double = 0) -> (ahead: Int, behind: Int) {
         guard case .adaptive(let configuration) = sizing else { return (sizing.maximumCount, 0) }
         return adaptiveCounts(configuration, queuedLoadsPerSlot: queuedLoadsPerSlot)
     }

@@ -318,10 +318,11 @@ final class ReplayRun {
             }
         case .system, .texture, .nuke, .adaptive:
             guard var planner else { return }
-            planner.loadQueue = LoadQueueState(
-                running: fetcher.runningFetchCount, pending: fetcher.pendingFetchCount,
-                maxConcurrentLoads: scenario.maxConcurrentLoads)
-            let update = planner.update(ScrollFrame(visibleRect: rect, velocity: velocity, time: time))
+            let update = planner.update(
+                ScrollFrame(visibleRect: rect, velocity: velocity, time: time),
+                loadQueue: LoadQueueState(
+                    running: fetcher.runningFetchCount, pending: fetcher.pendingFetchCount,
+                    maxConcurrentLoads: scenario.maxConcurrentLoads))
             self.planner = planner
             let cancelled = update.cancel.map { layout.flatIndex(of: $0) }
             let wanted = update.prefetch.map { layout.flatIndex(of: $0) }.filter { !isReady($0) }

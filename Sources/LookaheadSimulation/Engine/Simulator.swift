@@ -406,10 +406,11 @@ struct SimulationRun {
             }
         case .system, .texture, .nuke, .adaptive:
             guard var planner else { return }
-            planner.loadQueue = LoadQueueState(
-                running: scheduler.runningCount, pending: scheduler.pendingCount,
-                maxConcurrentLoads: scenario.maxConcurrentLoads)
-            let update = planner.update(ScrollFrame(visibleRect: rect, velocity: velocity, time: time))
+            let update = planner.update(
+                ScrollFrame(visibleRect: rect, velocity: velocity, time: time),
+                loadQueue: LoadQueueState(
+                    running: scheduler.runningCount, pending: scheduler.pendingCount,
+                    maxConcurrentLoads: scenario.maxConcurrentLoads))
             self.planner = planner
             for path in update.cancel {
                 let item = layout.flatIndex(of: path)
