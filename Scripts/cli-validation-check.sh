@@ -47,6 +47,7 @@ expect "at most 1000 times --latency-median" serve --latency-median 1 --latency-
 expect "trace line 2: time 1000000000000000 ms is beyond 24 h" simulate --trace "$trace"
 expect "--latency-median: expected milliseconds above 0 and at most 600000" demo --no-ui --latency-median 1e300
 expect "--frames must be in 100...10000000" bench planner --frames 1000000000000
+expect "cannot write the report to /nonexistent" simulate --scenario feed --duration 2 --report /nonexistent/dir/report.html
 expect "--step-time-limit must be in 1...86400 seconds" bench engine --step-time-limit inf
 
 if [ "$failures" -gt 0 ]; then

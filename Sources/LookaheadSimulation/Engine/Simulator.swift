@@ -36,6 +36,15 @@ public struct Simulator: Sendable {
     /// the fewest blank cell-frames (then the fewest requests): knowing the
     /// future includes knowing which plan works out.
     public func runTimed(_ strategy: SimulationStrategy) -> (result: StrategyResult, timing: SimulationTiming) {
+        let run = runRecorded(strategy)
+        return (run.result, run.timing)
+    }
+
+    /// Runs one strategy, also keeping when each item's data landed (for the
+    /// HTML report's replay).
+    func runRecorded(
+        _ strategy: SimulationStrategy
+    ) -> (result: StrategyResult, timing: SimulationTiming, readyTimes: [Int: Duration]) {
         guard strategy == .oracle else { return runTimed(strategy, plan: .earliestDeadlineFirst) }
         var problem = LowerBoundProblem(scenario: scenario)
         let shownFrom = problem.solve(iterations: 400).shownFrom
@@ -47,7 +56,7 @@ public struct Simulator: Sendable {
 
     func runTimed(
         _ strategy: SimulationStrategy, plan: OraclePlan, relaxationShownFrom: [Int: Int] = [:]
-    ) -> (result: StrategyResult, timing: SimulationTiming) {
+    ) -> (result: StrategyResult, timing: SimulationTiming, readyTimes: [Int: Duration]) {
         var run = SimulationRun(scenario: scenario, strategy: strategy, oraclePlan: plan)
         run.relaxationShownFrom = relaxationShownFrom
         let clock = ContinuousClock()
@@ -60,7 +69,9 @@ public struct Simulator: Sendable {
         }
         run.finish()
         let engineTime = start.duration(to: clock.now)
-        return (run.result(), SimulationTiming(engineTimePerFrame: engineTime / max(1, run.frameCount)))
+        return (
+            run.result(), SimulationTiming(engineTimePerFrame: engineTime / max(1, run.frameCount)), run.readyTimes
+        )
     }
 }
 
@@ -102,6 +113,8 @@ struct SimulationRun {
     var timesToContent: [Duration] = []
     var completedKeys: [Int] = []
     var completedBytes = 0
+    /// When each item's data landed.
+    var readyTimes: [Int: Duration] = [:]
     var cacheBytes = 0
     var peakCacheBytes = 0
     var visibleCellFrames = 0
@@ -257,6 +270,7 @@ struct SimulationRun {
         completedBytes += bytes(ofKey: key)
         for item in items(ofKey: key) where !ready[item] {
             ready[item] = true
+            readyTimes[item] = time
             cacheBytes += scenario.network.payloadBytes(forItem: item)
             if let entered = pendingAppearances.removeValue(forKey: item) {
                 timesToContent.append(time - entered)
