@@ -52,9 +52,49 @@ public struct PlannerBenchmark: Sendable {
             let ratio = medians[0] > 0 ? medians[1] / medians[0] : 0
             if name == "system" { report.ratio = ratio } else { report.adaptiveRatio = ratio }
         }
+        progress("timing nested planner updates on 100 carousels of 100 items…")
+        report.results.append(measureNested())
         progress("timing the trace recorder…")
         report.results.append(measureRecorder())
         return report
+    }
+
+    /// A feed of 100 carousels of 100 items (200 pt rows, 120 pt items): the
+    /// feed scrolls at 600 pt/s while the carousel nearest the middle of the
+    /// screen is swiped at 900 pt/s.
+    func measureNested() -> Result {
+        let rows = (0..<100).map { _ in
+            CarouselFeedLayout.Row.carousel(height: 200, itemWidth: 120, itemCount: 100, spacing: 10)
+        }
+        let layout = CarouselFeedLayout(width: 390, rows: rows)
+        var planner = NestedPrefetchPlanner(layout: layout)
+        let viewport = Size(width: 390, height: 844)
+        let maxOffset = layout.outer.contentSize.height - viewport.height
+        let clock = ContinuousClock()
+        var samples: [Duration] = []
+        var emitted = 0
+        var offset = 0.0
+        var step = 10.0
+        for frame in 0..<(warmUpFrames + frames) {
+            if offset + step > maxOffset || offset + step < 0 { step = -step }
+            offset += step
+            let time = Duration.nanoseconds(16_666_667) * frame
+            let row = min(99, Int((offset + viewport.height / 2) / 200))
+            let swipe = NestedPrefetchPlanner.CarouselScroll(
+                row: row, offset: Double(frame % 600) * 15, velocity: 900)
+            let scrollFrame = ScrollFrame(
+                visibleRect: Rect(origin: Point(x: 0, y: offset), size: viewport), velocity: step * 60, time: time)
+            let start = clock.now
+            let update = planner.update(scrollFrame, carousels: [swipe])
+            let elapsed = start.duration(to: clock.now)
+            emitted &+= update.prefetch.count &+ update.cancel.count
+            if frame >= warmUpFrames { samples.append(elapsed) }
+        }
+        blackHole(emitted)
+        samples.sort()
+        return Result(
+            name: "nested-100x100", items: 10_000, medianNs: samples[samples.count / 2].nanoseconds,
+            p99Ns: samples[min(samples.count - 1, samples.count * 99 / 100)].nanoseconds)
     }
 
     /// The recorder's cost per frame: batches of 1,000 frames timed whole.
