@@ -113,7 +113,7 @@ struct SimulateCommand: AsyncParsableCommand {
                     + "is \(Int(frames)) frames, more than the \(SimulationScenario.maximumFrameCount) accepted "
                     + "(a day at 60 Hz)")
         }
-        if let viewport, parseViewport(viewport) == nil {
+        if let viewport, Self.parseViewport(viewport) == nil {
             throw ValidationError(
                 "--viewport takes WIDTHxHEIGHT, each above 0 and at most "
                     + "\(OptionRange.describe(SimulationScenario.maximumViewportSide)) points, e.g. 390x844; "
@@ -132,7 +132,7 @@ struct SimulateCommand: AsyncParsableCommand {
         }
     }
 
-    func parseViewport(_ text: String) -> Size? {
+    static func parseViewport(_ text: String) -> Size? {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false).map { Double($0) }
         guard parts.count == 2, let width = parts[0], let height = parts[1] else { return nil }
         let sides = 0...SimulationScenario.maximumViewportSide
@@ -162,7 +162,7 @@ struct SimulateCommand: AsyncParsableCommand {
                 scenario.network.latency = .logNormal(
                     median: .microseconds(Int64(latencyMedian * 1_000)), p99: .microseconds(Int64(latencyP99 * 1_000)))
             }
-            if let viewport, let size = parseViewport(viewport) { scenario.viewport = size }
+            if let viewport, let size = Self.parseViewport(viewport) { scenario.viewport = size }
             scenario.frameRate = frameRate
             return scenario
         }

@@ -54,6 +54,23 @@ public struct Simulator: Sendable {
         }!
     }
 
+    /// Runs `adaptive` with other settings and concurrency limit: what
+    /// `lookahead tune` scores (see ``PolicyTuner``).
+    public func run(adaptive settings: AdaptiveSettings) -> StrategyResult {
+        var scenario = scenario
+        scenario.maxConcurrentLoads = settings.maxConcurrentLoads
+        var run = SimulationRun(scenario: scenario, strategy: .adaptive)
+        run.planner = PrefetchPlanner(layout: run.layout, policy: settings.makePolicy())
+        run.begin()
+        for frame in 0..<run.frameCount {
+            let time = run.frameDuration * frame
+            run.processEvents(until: time)
+            run.showFrame(frame, at: time)
+        }
+        run.finish()
+        return run.result()
+    }
+
     func runTimed(
         _ strategy: SimulationStrategy, plan: OraclePlan, relaxationShownFrom: [Int: Int] = [:]
     ) -> (result: StrategyResult, timing: SimulationTiming, readyTimes: [Int: Duration]) {
