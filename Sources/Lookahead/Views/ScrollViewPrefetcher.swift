@@ -45,8 +45,10 @@ import DequeModule
 /// call back into the prefetcher. In each update `cancel` comes first, so a
 /// concurrency-limited consumer frees its slots before it is given new work.
 ///
-/// The decisions are a ``PrefetchWindowStateMachine``'s; this class only
-/// feeds it, schedules its settles and delivers their results. Indices outside
+/// The decisions are a ``PrefetchWindowStateMachine``'s, when to settle
+/// included (the simulator drives the same machine in virtual time); this
+/// class only feeds it, keeps a timer for the settle it arranges and
+/// delivers the results. Indices outside
 /// `0..<itemCount`, a second `onAppear` for a visible row and an `onDisappear`
 /// for a row that never appeared are ignored. Every member is safe to call
 /// from any thread. Releasing the prefetcher drops a pending update.

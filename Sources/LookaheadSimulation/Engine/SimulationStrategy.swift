@@ -5,11 +5,15 @@ public import Lookahead
 
 /// A way of loading a list's data, as the simulator compares them.
 ///
-/// Every strategy loads through the same ``FetchScheduler`` (one load per
-/// item, the scenario's concurrency limit) and the same network; cells that
-/// are visible without their data ask for it at `.high` priority in every
-/// strategy but `batch`, whose pages carry the items. They differ in what
-/// they ask for ahead of time.
+/// Every strategy's items load through the same ``FetchScheduler`` (one load
+/// per item, the scenario's concurrency limit) and the same network; cells
+/// that are visible without their data ask for it at `.high` priority (or
+/// what the adaptive policy advises) in every strategy but those that load
+/// pages, whose pages carry the items. They differ in what they ask for
+/// ahead of time. `paged` and `paged-fixed` load their pages as the runtime
+/// ``Pager`` does: each page on its own, outside the fetcher's limit (on the
+/// same link), retried only by the ``PagingStateMachine``'s `.retry`. One
+/// ``StrategyDriver`` drives them all, in the simulator and the real replay.
 public enum SimulationStrategy: String, CaseIterable, Sendable, Codable {
     /// Load in `cellForItemAt` only: nothing ahead of time.
     case none

@@ -3,11 +3,14 @@ import Lookahead
 /// Replays a scenario's scroll trace over its modelled network, strategy by
 /// strategy, and counts what a user would have seen.
 ///
-/// A discrete-event loop in virtual time: network completions and retry
-/// timers are processed in time order between frames; each frame shows the
-/// viewport at the trace's offset, counts visible and blank cells, asks for
-/// visible cells' data, and lets the strategy decide what to load ahead. The
-/// decisions are made by the shipped code — the real ``PrefetchPlanner`` and
+/// A discrete-event loop in virtual time: network completions, retry timers
+/// and the SwiftUI window's settles are processed in time order between
+/// frames; each frame shows the viewport at the trace's offset, counts
+/// visible and blank cells, asks for visible cells' data, and lets the
+/// strategy decide what to load ahead. The frames and the strategies are the
+/// ``StrategyDriver``'s, the one the real replay runs too; the decisions are
+/// made by the shipped code — the real ``PrefetchPlanner``,
+/// ``PrefetchWindowStateMachine``, ``PagingStateMachine`` and
 /// ``FetchScheduler`` — so the numbers describe what ships, not a model of it.
 public struct Simulator: Sendable {
     public var scenario: SimulationScenario
