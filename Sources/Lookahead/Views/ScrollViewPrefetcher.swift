@@ -230,10 +230,11 @@ public final class ScrollViewPrefetcher: Sendable {
     private func change(_ event: (inout PrefetchWindowStateMachine) -> Bool) {
         let mustDeliver: Bool = state.withLock { state in
             guard event(&state.machine) else { return false }
-            switch state.machine.timingAfterChange(at: now()) {
+            let time = now()
+            switch state.machine.timingAfterChange(at: time) {
             case .now:
                 let mustDeliver = state.enqueue(
-                    state.machine.settleNow(at: now(), queuedLoadsPerSlot: queuedLoadsPerSlot?() ?? 0))
+                    state.machine.settleNow(at: time, queuedLoadsPerSlot: queuedLoadsPerSlot?() ?? 0))
                 scheduleArrangedUpdate(&state)
                 return mustDeliver
             case .at:
