@@ -2,6 +2,9 @@ import Logging
 import Lookahead
 import LookaheadSimulation
 
+// One strategy's run in a real replay: the simulator's StrategyDriver, played
+// on a real clock, with what finished between frames handed to it.
+
 /// One strategy's real-time replay: the simulator's ``StrategyDriver`` over
 /// a ``ReplayStrategyLoader``, played frame by frame on a real clock.
 ///
@@ -10,6 +13,9 @@ import LookaheadSimulation
 /// uses the instant the response actually ended. A value counts as arrived
 /// once it is in the fetcher's cache (what `cellForItemAt` reads); a page,
 /// loaded outside the fetcher as the ``Pager`` loads it, when its load returns.
+/// Timed events — a page's retry, the `swiftui` window's arranged settle —
+/// are handed over at the first frame at or after their time, with their
+/// own time (the simulator handles them between frames, at their time).
 ///
 /// Not thread-safe: one task runs it from start to end.
 final class ReplayRun {
