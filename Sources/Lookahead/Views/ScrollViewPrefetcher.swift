@@ -78,6 +78,9 @@ public final class ScrollViewPrefetcher: Sendable {
         var machine: PrefetchWindowStateMachine
         /// The task that will settle the machine at its `scheduledSettleTime`, while one is arranged.
         var scheduledUpdate: Task<Void, Never>?
+        /// The serial of `scheduledUpdate`: a task replaced after its sleep
+        /// ended finds another serial here and does nothing.
+        var scheduledUpdateSerial = 0
         /// Updates made and not yet delivered, oldest first.
         var undelivered: Deque<PrefetchWindowStateMachine.Update> = []
         /// Whether some thread is delivering `undelivered`: only one does, so
@@ -152,7 +155,8 @@ public final class ScrollViewPrefetcher: Sendable {
     }
 
     deinit {
-        state.withLock { $0.scheduledUpdate?.cancel() }
+        // Cancelling runs the clock's cancellation handler: never under the lock.
+        state.withLock { $0.scheduledUpdate.take() }?.cancel()
     }
 
     /// How many load durations the window has learned from.
@@ -228,24 +232,25 @@ public final class ScrollViewPrefetcher: Sendable {
     /// Applies `event` to the machine and, if it changed anything, settles
     /// or arranges a settle as the machine says.
     private func change(_ event: (inout PrefetchWindowStateMachine) -> Bool) {
-        let mustDeliver: Bool = state.withLock { state in
-            guard event(&state.machine) else { return false }
+        let (mustDeliver, replaced): (Bool, Task<Void, Never>?) = state.withLock { state in
+            guard event(&state.machine) else { return (false, nil) }
             let time = now()
             switch state.machine.timingAfterChange(at: time) {
             case .now:
                 let mustDeliver = state.enqueue(
                     state.machine.settleNow(at: time, queuedLoadsPerSlot: queuedLoadsPerSlot?() ?? 0))
                 scheduleArrangedUpdate(&state)
-                return mustDeliver
+                return (mustDeliver, nil)
             case .at:
-                state.scheduledUpdate?.cancel()
-                state.scheduledUpdate = nil
+                let replaced = state.scheduledUpdate.take()
                 scheduleArrangedUpdate(&state)
-                return false
+                return (false, replaced)
             case .unchanged:
-                return false
+                return (false, nil)
             }
         }
+        // Cancelling runs the clock's cancellation handler: only now that the lock is released.
+        replaced?.cancel()
         if mustDeliver { deliver() }
     }
 
@@ -254,21 +259,23 @@ public final class ScrollViewPrefetcher: Sendable {
     private func scheduleArrangedUpdate(_ state: inout State) {
         guard state.scheduledUpdate == nil, let time = state.machine.scheduledSettleTime else { return }
         let delay = max(.zero, time - now())
+        state.scheduledUpdateSerial += 1
+        let serial = state.scheduledUpdateSerial
         state.scheduledUpdate = Task { [weak self, sleep] in
             do {
                 try await sleep(delay)
             } catch {
                 return  // cancelled: the prefetcher is gone, or an earlier update replaced this one
             }
-            self?.settleScheduledUpdate()
+            self?.settleScheduledUpdate(serial: serial)
         }
     }
 
-    /// Makes the arranged update. Runs in the scheduled task.
-    private func settleScheduledUpdate() {
+    /// Makes the arranged update. Runs in the scheduled task `serial`.
+    private func settleScheduledUpdate(serial: Int) {
         let mustDeliver: Bool = state.withLock { state in
-            // Replaced (cancelled under the lock) after its sleep ended: the newer task settles.
-            guard !Task.isCancelled else { return false }
+            // Replaced after its sleep ended: the newer task settles.
+            guard state.scheduledUpdate != nil, state.scheduledUpdateSerial == serial else { return false }
             state.scheduledUpdate = nil
             let mustDeliver = state.enqueue(
                 state.machine.settleArranged(at: now(), queuedLoadsPerSlot: queuedLoadsPerSlot?() ?? 0))
