@@ -29,9 +29,7 @@ struct ScrollViewPrefetcherLockTests {
         // Given an adaptive prefetcher whose clock reads the prefetcher when a sleep is cancelled
         let clock = CallingBackClock()
         let recorder = WindowRecorder()
-        let prefetcher = ScrollViewPrefetcher(
-            itemCount: 1_000, clock: clock, prefetch: { recorder.record(.prefetch($0)) },
-            cancel: { recorder.record(.cancel($0)) })
+        let prefetcher = await recorder.adaptivePrefetcherAtRow100(clock: clock, manual: clock.base)
         let calls = LockedValue(0)
         clock.onCancel.withLock { hook in
             hook = { [weak prefetcher] in
@@ -39,10 +37,6 @@ struct ScrollViewPrefetcherLockTests {
                 calls.withLock { $0 += 1 }
             }
         }
-        for index in 100..<110 { prefetcher.onAppear(index) }
-        await clock.base.waitForSleepers(count: 1)
-        clock.base.advance(by: .milliseconds(50))
-        await recorder.waitForEmissions(1)
         // And the list moving, so that a rest check is arranged after the next settle
         for index in 100..<105 { prefetcher.onDisappear(index) }
         for index in 110..<115 { prefetcher.onAppear(index) }
