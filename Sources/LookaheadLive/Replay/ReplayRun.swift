@@ -32,7 +32,6 @@ final class ReplayRun {
 
     var strategy: SimulationStrategy { driver.strategy }
     var frameCount: Int { driver.frameCount }
-    var fetcher: ReplayStrategyLoader.Fetcher { driver.loader.fetcher }
     var keys: LoadKeys { driver.metrics.keys }
 
     init(
@@ -90,12 +89,12 @@ final class ReplayRun {
         }
         // A worker caches the value right after its load returns: one not
         // there yet is looked for again next frame.
-        for key in unconfirmed.sorted() where driver.loader.fetcher.fetchedData(for: key) != nil {
+        for key in unconfirmed.sorted() where driver.loader.isCached(key) {
             unconfirmed.remove(key)
             driver.loader.outstandingPages.remove(key)
             arrived(key, at: time)
         }
-        for key in driver.loader.outstandingPages.sorted() where driver.loader.fetcher.fetchedData(for: key) != nil {
+        for key in driver.loader.outstandingPages.sorted() where driver.loader.isCached(key) {
             driver.loader.outstandingPages.remove(key)
             arrived(key, at: time)
         }
@@ -125,20 +124,16 @@ final class ReplayRun {
         driver.finish()
         switch keys.kind {
         case .item:
-            for key in 0..<driver.itemCount where !driver.metrics.hasArrived(key) && isCached(key) {
+            for key in 0..<driver.itemCount where !driver.metrics.hasArrived(key) && driver.loader.isCached(key) {
                 driver.markReadyAtEnd(key: key)
             }
         case .pageNumber:
-            for key in driver.loader.outstandingPages.union(unconfirmed).sorted() where isCached(key) {
+            for key in driver.loader.outstandingPages.union(unconfirmed).sorted() where driver.loader.isCached(key) {
                 driver.markReadyAtEnd(key: key)
             }
         case .pageOffset:
             break
         }
-    }
-
-    func isCached(_ key: Int) -> Bool {
-        driver.loader.fetcher.fetchedData(for: key) != nil
     }
 
     /// The run's metrics, defined as the simulator defines them (see ``StrategyResult``).

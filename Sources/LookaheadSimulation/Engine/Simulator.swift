@@ -57,7 +57,7 @@ public struct Simulator: Sendable {
         let start = clock.now
         run.begin()
         for frame in 0..<run.frameCount {
-            let time = run.frameDuration * frame
+            let time = run.driver.time(ofFrame: frame)
             run.processEvents(until: time)
             run.showFrame(frame, at: time)
         }
@@ -81,7 +81,6 @@ struct SimulationRun {
     /// The frame from which the lower bound's relaxation shows each item it shows.
     var relaxationShownFrom: [Int: Int] = [:]
 
-    var frameDuration: Duration { driver.frameDuration }
     var frameCount: Int { driver.frameCount }
 
     init(scenario: SimulationScenario, strategy: SimulationStrategy, oraclePlan: OraclePlan = .earliestDeadlineFirst) {

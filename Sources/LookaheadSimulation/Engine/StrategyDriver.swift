@@ -336,9 +336,6 @@ package struct StrategyDriver<Loader: StrategyLoader> {
     package mutating func markReadyAtEnd(key: Int) {
         metrics.markReady(key: key, arrival: loader.arrival(ofKey: key))
     }
-
-    /// The pages asked for and not loaded yet, by key.
-    package var outstandingPages: [Int] { pageRequests.keys.sorted() }
 }
 
 /// An item of a driven list, for the pager (identity is its index).
