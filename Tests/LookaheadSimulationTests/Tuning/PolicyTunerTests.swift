@@ -81,3 +81,31 @@ struct PolicyTunerTests {
         #expect(code.contains("margin: .milliseconds(300)"))
     }
 }
+
+@Suite("Policy tuning over the simulator", .timeLimit(.minutes(2)))
+struct PolicyTuningTests {
+    @Test("the recommendation keeps to the budget on the training traces and is scored on the held-out ones")
+    func tuningRun() throws {
+        let seed: UInt64 = 2
+        let scenarios = (0..<3).compactMap {
+            SimulationScenario.builtIn(named: "fling", seed: seed + UInt64($0), duration: .seconds(4))
+        }
+        let tuning = PolicyTuning(training: Array(scenarios.prefix(2)), heldOut: [scenarios[2]])
+        let report = tuning.run()
+
+        #expect(report.rows.map(\.name) == ["system", "nuke", "texture", "adaptive", "recommended"], "seed \(seed)")
+        let recommended = try #require(report.rows.last)
+        #expect(recommended.training.wasteRatio <= report.maxWasteRatio, "seed \(seed)")
+        // The held-out score is the recommendation's own run on the held-out trace
+        let heldOut = Simulator(scenario: scenarios[2]).run(adaptive: report.recommended)
+        #expect(recommended.heldOut == PolicyTuner.Score(heldOut), "seed \(seed)")
+        // No setting the search scored beats the recommendation within the budget
+        let tuner = PolicyTuner(maxWasteRatio: report.maxWasteRatio)
+        let shipped = try #require(report.rows.first { $0.name == "adaptive" })
+        #expect(!tuner.isBetter(shipped.training, than: recommended.training), "seed \(seed)")
+        #expect(report.heldOutResults.scenarios.count == 1)
+        #expect(report.heldOutResults.scenarios[0].strategies.map(\.name).last == "recommended")
+        #expect(report.lowerBoundHeldOut <= recommended.heldOut.blankCellFrames, "seed \(seed)")
+        #expect(report.text().contains("Paste into your app:"))
+    }
+}
