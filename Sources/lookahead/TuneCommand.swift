@@ -52,7 +52,7 @@ struct TuneCommand: ParsableCommand {
 
     @Option(
         help:
-            "The waste budget: completed loads never seen per completed load, 0...1 (default: the best fixed policy's)."
+            "The waste budget: completed loads never seen per completed load, 0...1 (default: the best baseline's)."
     )
     var maxWaste: Double?
 
@@ -125,8 +125,9 @@ struct TuneCommand: ParsableCommand {
         }
         if let htmlReport {
             do {
+                let timelines = tuning.heldOutTimelines(recommended: report.recommended)
                 try SimulationHTMLReport(
-                    report: report.heldOutResults, timelines: [], title: "Lookahead tuning: the held-out traces",
+                    report: report.heldOutResults, timelines: timelines, title: "Lookahead tuning: the held-out traces",
                     initialPair: ("system", "recommended")
                 ).html().write(toFile: htmlReport, atomically: true, encoding: .utf8)
                 StandardStreams.writeError("wrote \(htmlReport)\n")

@@ -60,11 +60,17 @@ public struct Simulator: Sendable {
     /// Runs `adaptive` with other settings and concurrency limit: what
     /// `lookahead tune` scores (see ``PolicyTuner``).
     public func run(adaptive settings: AdaptiveSettings) -> StrategyResult {
+        runRecorded(adaptive: settings).result
+    }
+
+    /// ``run(adaptive:)``, also keeping when each item's data landed.
+    func runRecorded(adaptive settings: AdaptiveSettings) -> (result: StrategyResult, readyTimes: [Int: Duration]) {
         var scenario = scenario
         scenario.maxConcurrentLoads = settings.maxConcurrentLoads
         var run = SimulationRun(scenario: scenario, strategy: .adaptive)
         run.driver.planner = PrefetchPlanner(layout: run.driver.layout, policy: settings.makePolicy())
-        return Self.drive(&run).result
+        let (result, _, readyTimes) = Self.drive(&run)
+        return (result, readyTimes)
     }
 
     func runTimed(
