@@ -147,7 +147,19 @@ public struct PolicyTuner: Sendable {
         from start: AdaptiveSettings, evaluate: (AdaptiveSettings) -> Score,
         progress: (_ scored: Int, _ atMost: Int) -> Void = { _, _ in }
     ) -> Search {
-        let atMost = 1 + maxRounds * Self.axes.reduce(0) { $0 + $1.variants(start).count - 1 }
+        search(from: [start], evaluate: evaluate, progress: progress)
+    }
+
+    /// Coordinate descent from each of `starts` (settings scored once across
+    /// all of them), keeping the best result.
+    ///
+    /// - Precondition: at least one start.
+    public func search(
+        from starts: [AdaptiveSettings], evaluate: (AdaptiveSettings) -> Score,
+        progress: (_ scored: Int, _ atMost: Int) -> Void = { _, _ in }
+    ) -> Search {
+        precondition(!starts.isEmpty, "PolicyTuner.search: at least one start")
+        let atMost = starts.count * (1 + maxRounds * Self.axes.reduce(0) { $0 + $1.variants(starts[0]).count - 1 })
         var scores: [AdaptiveSettings: Score] = [:]
         var evaluated: [Candidate] = []
         func score(_ settings: AdaptiveSettings) -> Score {
@@ -158,18 +170,25 @@ public struct PolicyTuner: Sendable {
             progress(evaluated.count, atMost)
             return new
         }
-        var best = Candidate(settings: start, score: score(start))
-        for _ in 0..<maxRounds {
-            let before = best.settings
-            for axis in Self.axes {
-                for variant in axis.variants(best.settings) where variant != best.settings {
-                    let candidate = score(variant)
-                    if isBetter(candidate, than: best.score) { best = Candidate(settings: variant, score: candidate) }
+        var best: Candidate?
+        for start in starts {
+            var current = Candidate(settings: start, score: score(start))
+            for _ in 0..<maxRounds {
+                let before = current.settings
+                for axis in Self.axes {
+                    for variant in axis.variants(current.settings) where variant != current.settings {
+                        let candidate = score(variant)
+                        if isBetter(candidate, than: current.score) {
+                            current = Candidate(settings: variant, score: candidate)
+                        }
+                    }
                 }
+                if current.settings == before { break }
             }
-            if best.settings == before { break }
+            if best.map({ isBetter(current.score, than: $0.score) }) ?? true { best = current }
         }
-        return Search(evaluated: evaluated, best: best, paretoFront: Self.paretoFront(of: evaluated))
+        let found = best!
+        return Search(evaluated: evaluated, best: found, paretoFront: Self.paretoFront(of: evaluated))
     }
 
     /// Every combination of the axes' values from `start`: the reference the
