@@ -32,16 +32,7 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(help: "The seed of traces, row heights and latencies.")
     var seed: UInt64 = 1
 
-    @Flag(help: "Print the results as JSON on standard output.")
-    var json = false
-
-    @Option(help: "Write an SVG chart of blank ratio, waste and blank cells over time to this file.")
-    var chart: String?
-
-    @Option(
-        name: .customLong("report"),
-        help: "Write one self-contained HTML page to this file: the tables, the chart and an animated replay.")
-    var htmlReport: String?
+    @OptionGroup var output: ReportOutputOptions
 
     @Option(help: "Replace every scenario's trace with this CSV file (time_ms,offset per line).")
     var trace: String?
@@ -192,48 +183,20 @@ struct SimulateCommand: AsyncParsableCommand {
             strategies: strategies.isEmpty ? SimulationStrategy.allCases : strategies)
         let progress = ProgressBar(total: suite.scenarios.count * suite.strategies.count)
         var engineTimes: [String: Duration] = [:]
-        let (report, timelines) = suite.run(keepingTimelines: htmlReport != nil) { step in
+        let (report, timelines) = suite.run(keepingTimelines: output.htmlReport != nil) { step in
             engineTimes["\(step.scenario)/\(step.strategy.rawValue)"] = step.timing.engineTimePerFrame
             progress.update(completed: step.completed, label: "\(step.scenario) / \(step.strategy.rawValue)")
         }
         progress.finish()
 
         // Results first: a chart that cannot be written must not lose them.
-        if json {
-            try writeJSON(report)
+        if output.json {
+            try output.writeJSON(report)
         } else {
             StandardStreams.write(report.table(engineTimes: engineTimes))
         }
-        try writeChart(of: report)
-        try writeHTMLReport(of: report, timelines: timelines)
-    }
-
-    func writeJSON(_ value: some Encodable) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        StandardStreams.write(String(decoding: try encoder.encode(value), as: UTF8.self) + "\n")
-    }
-
-    func writeChart(of report: SimulationReport) throws {
-        if let chart {
-            do {
-                try SimulationChart(report: report).svg().write(toFile: chart, atomically: true, encoding: .utf8)
-                StandardStreams.writeError("wrote \(chart)\n")
-            } catch {
-                throw CommandError("cannot write the chart to \(chart): \(error.localizedDescription)")
-            }
-        }
-    }
-
-    func writeHTMLReport(of report: SimulationReport, timelines: [ReplayTimeline]) throws {
-        guard let htmlReport else { return }
-        do {
-            try SimulationHTMLReport(report: report, timelines: timelines).html()
-                .write(toFile: htmlReport, atomically: true, encoding: .utf8)
-            StandardStreams.writeError("wrote \(htmlReport)\n")
-        } catch {
-            throw CommandError("cannot write the report to \(htmlReport): \(error.localizedDescription)")
-        }
+        try output.writeChart(of: report)
+        try output.writeHTMLReport(of: report) { timelines }
     }
 
     /// `--real`: each scenario × strategy replayed in real time, then the same
@@ -288,19 +251,19 @@ struct SimulateCommand: AsyncParsableCommand {
         if compare {
             let simulated = SimulationSuite(seed: seed, scenarios: scenarios, strategies: chosen).run()
             let comparison = ReplayComparison(simulated: simulated, real: report)
-            if json {
-                try writeJSON(comparison)
+            if output.json {
+                try output.writeJSON(comparison)
             } else {
                 StandardStreams.write("real replay" + report.table(engineTimes: [:]))
                 StandardStreams.write(comparison.table())
             }
-        } else if json {
-            try writeJSON(report)
+        } else if output.json {
+            try output.writeJSON(report)
         } else {
             StandardStreams.write("real replay" + report.table(engineTimes: [:]))
         }
-        try writeChart(of: report)
-        try writeHTMLReport(of: report, timelines: [])
+        try output.writeChart(of: report)
+        try output.writeHTMLReport(of: report) { [] }
     }
 }
 

@@ -59,15 +59,7 @@ struct TuneCommand: ParsableCommand {
     @Flag(help: "Also score every combination of settings on the held-out traces (slow) and compare.")
     var exhaustive = false
 
-    @Flag(help: "Print the report as JSON on standard output.")
-    var json = false
-
-    @Option(help: "Write an SVG chart of the held-out results to this file.")
-    var chart: String?
-
-    @Option(
-        name: .customLong("report"), help: "Write one self-contained HTML page of the held-out results to this file.")
-    var htmlReport: String?
+    @OptionGroup var output: ReportOutputOptions
 
     func validate() throws {
         if SimulationScenario.builtIn(named: scenario, seed: seed, duration: .seconds(1)) == nil {
@@ -107,34 +99,17 @@ struct TuneCommand: ParsableCommand {
             progress.update(completed: step.completed * 100 / max(step.total, 1), label: step.step)
         }
         progress.finish()
-        if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            StandardStreams.write(String(decoding: try encoder.encode(report), as: UTF8.self) + "\n")
+        if output.json {
+            try output.writeJSON(report)
         } else {
             StandardStreams.write(report.text())
         }
-        if let chart {
-            do {
-                try SimulationChart(report: report.heldOutResults).svg().write(
-                    toFile: chart, atomically: true, encoding: .utf8)
-                StandardStreams.writeError("wrote \(chart)\n")
-            } catch {
-                throw CommandError("cannot write the chart to \(chart): \(error.localizedDescription)")
-            }
-        }
-        if let htmlReport {
-            do {
-                let timelines = tuning.heldOutTimelines(recommended: report.recommended)
-                try SimulationHTMLReport(
-                    report: report.heldOutResults, timelines: timelines, title: "Lookahead tuning: the held-out traces",
-                    initialPair: ("system", "recommended")
-                ).html().write(toFile: htmlReport, atomically: true, encoding: .utf8)
-                StandardStreams.writeError("wrote \(htmlReport)\n")
-            } catch {
-                throw CommandError("cannot write the report to \(htmlReport): \(error.localizedDescription)")
-            }
-        }
+        // The chart and the page show the held-out traces.
+        try output.writeChart(of: report.heldOutResults)
+        try output.writeHTMLReport(
+            of: report.heldOutResults, title: "Lookahead tuning: the held-out traces",
+            initialPair: ("system", PolicyTuning.recommendedName)
+        ) { tuning.heldOutTimelines(recommended: report.recommended) }
     }
 
     /// The training and held-out scenarios: the recorded traces (a third held
