@@ -69,16 +69,4 @@
             return origin.duration(to: clock.now)
         }
     }
-
-    extension Point {
-        fileprivate init(_ point: CGPoint) {
-            self.init(x: Double(point.x), y: Double(point.y))
-        }
-    }
-
-    extension Size {
-        fileprivate init(_ size: CGSize) {
-            self.init(width: Double(size.width), height: Double(size.height))
-        }
-    }
 #endif

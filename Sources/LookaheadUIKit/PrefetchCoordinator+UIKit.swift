@@ -36,10 +36,7 @@
         ) {
             self.init(
                 fetcher: fetcher, layoutSource: CollectionViewLayoutSource(collectionView), policy: policy, key: key)
-            let proxy = ScrollViewDelegateProxy(
-                coordinator: self, forwardee: collectionView.delegate, now: Self.stopwatch(on: clock))
-            collectionView.delegate = proxy
-            attachments = [proxy, MemoryWarningObserver(coordinator: self)]
+            collectionView.delegate = observeScrolling(forwardingTo: collectionView.delegate, clock: clock)
         }
 
         /// Creates a coordinator attached to `tableView`; see
@@ -52,10 +49,7 @@
             key: @escaping @MainActor (ItemPath) -> Key?
         ) {
             self.init(fetcher: fetcher, layoutSource: TableViewLayoutSource(tableView), policy: policy, key: key)
-            let proxy = ScrollViewDelegateProxy(
-                coordinator: self, forwardee: tableView.delegate, now: Self.stopwatch(on: clock))
-            tableView.delegate = proxy
-            attachments = [proxy, MemoryWarningObserver(coordinator: self)]
+            tableView.delegate = observeScrolling(forwardingTo: tableView.delegate, clock: clock)
         }
 
         /// Starts a display request for the item at `indexPath`; see
@@ -67,10 +61,18 @@
             requestDisplay(at: ItemPath(indexPath), completion: completion)
         }
 
-        /// The time since now on `clock`, read on each call.
-        private static func stopwatch(on clock: some Clock<Duration>) -> @MainActor () -> Duration {
+        /// The delegate proxy that reports to this coordinator and forwards
+        /// to `forwardee`, timed on `clock`; kept, with a memory warning
+        /// observer, as long as the coordinator.
+        private func observeScrolling(
+            forwardingTo forwardee: (any UIScrollViewDelegate)?, clock: some Clock<Duration>
+        ) -> ScrollViewDelegateProxy {
             let start = clock.now
-            return { start.duration(to: clock.now) }
+            let proxy = ScrollViewDelegateProxy(coordinator: self, forwardee: forwardee) {
+                start.duration(to: clock.now)
+            }
+            attachments = [proxy, MemoryWarningObserver(coordinator: self)]
+            return proxy
         }
     }
 #endif

@@ -11,13 +11,13 @@
 /// - ``scrollViewDidScroll(contentOffset:viewportSize:at:)`` on every
 ///   offset change: it measures the velocity, plans the frame and sends the
 ///   planner's cancels (first) and prefetches to the fetcher.
-/// - ``scrollViewWillEndDragging(velocity:targetContentOffset:at:)`` when a
+/// - ``scrollViewWillEndDragging(velocity:targetContentOffset:contentOffset:viewportSize:at:)`` when a
 ///   drag ends: the landing zone is asked for on that very frame.
 /// - ``requestDisplay(at:completion:)`` from `cellForItemAt`: a display
 ///   request at ``PrefetchPlanner/displayPriority(for:)``, re-prioritised on
 ///   later frames (a fling carrying the cell away lowers it), withdrawn by
 ///   ``didEndDisplayingItem(at:)`` when the cell leaves (and is reused).
-/// - ``didReceiveMemoryWarning()`` trims the fetcher's cache.
+/// - ``didReceiveMemoryWarning(_:)`` trims the fetcher's cache.
 ///
 /// `LookaheadUIKit`'s `attach(to:)` makes all these calls for a
 /// `UICollectionView` or `UITableView` in one line:
