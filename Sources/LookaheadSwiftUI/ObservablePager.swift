@@ -24,7 +24,7 @@
     @Observable
     public final class ObservablePager<Item: Identifiable & Sendable> {
         /// The pager.
-        @ObservationIgnored public let pager: Pager<Item>
+        public let pager: Pager<Item>
         /// The rows and load states, as of the last main-actor update.
         public private(set) var snapshot: PagedListSnapshot<Item>
 

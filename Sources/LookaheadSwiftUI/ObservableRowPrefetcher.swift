@@ -22,7 +22,7 @@
     @Observable
     public final class ObservableRowPrefetcher<Key: Hashable & Sendable, Value: Sendable> {
         /// The prefetcher the rows report to; the keys are looked up on the main actor.
-        @ObservationIgnored public let prefetcher: RowPrefetcher<Key, Value>
+        public let prefetcher: RowPrefetcher<Key, Value>
 
         /// The keys of the rows; setting it tells the prefetcher the new count.
         public var keys: [Key] {

@@ -22,6 +22,7 @@
         /// Creates a prefetch data source for `coordinator`, held weakly.
         public init<Key, Value>(coordinator: PrefetchCoordinator<Key, Value>) {
             self.coordinator = coordinator
+            super.init()
         }
 
         /// Prefetches the items UIKit expects to show.

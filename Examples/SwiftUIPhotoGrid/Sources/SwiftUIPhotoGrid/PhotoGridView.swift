@@ -57,6 +57,7 @@
         let index: Int
         let rows: RowPrefetcher<Photo.ID, PhotoImage>?
 
+        @ViewBuilder
         func body(content: Content) -> some View {
             if let rows {
                 content.lookaheadPrefetch(index, in: rows)
@@ -70,6 +71,7 @@
     private struct ScrollReporting: ViewModifier {
         let coordinator: PrefetchCoordinator<Photo.ID, PhotoImage>?
 
+        @ViewBuilder
         func body(content: Content) -> some View {
             if let coordinator {
                 if #available(iOS 18, macOS 15, *) {

@@ -11,7 +11,6 @@
     /// A feed of posts whose bodies load ahead of the user.
     @MainActor
     public final class FeedViewController: UIViewController {
-        private let api = FeedAPI()
         private let fetcher: AsyncFetcher<Post.ID, PostBody>
         private let pager: Pager<Post>
         private var collectionView: UICollectionView!
@@ -21,7 +20,7 @@
         private var posts: [Post] = []
 
         public init() {
-            let api = api
+            let api = FeedAPI()
             fetcher = AsyncFetcher(maxConcurrentFetches: 6) { id in try await api.body(of: id) }
             pager = Pager(configuration: PagingConfiguration(pageSize: 30)) { request in try await api.posts(request) }
             super.init(nibName: nil, bundle: nil)
@@ -63,7 +62,7 @@
             coordinator.isSignpostingEnabled = true  // see prefetching in Instruments' Points of Interest
 
             pager.onChange = { [weak self] in
-                Task { @MainActor in self?.applyPager() }
+                Task { @MainActor [weak self] in self?.applyPager() }
             }
             pager.start()
         }
