@@ -21,6 +21,8 @@ let package = Package(
     products: [
         .library(name: "Lookahead", targets: ["Lookahead"]),
         .library(name: "LookaheadSimulation", targets: ["LookaheadSimulation"]),
+        .library(name: "LookaheadUIKit", targets: ["LookaheadUIKit"]),
+        .library(name: "LookaheadSwiftUI", targets: ["LookaheadSwiftUI"]),
         .executable(name: "lookahead", targets: ["lookahead"]),
     ],
     traits: [
@@ -44,6 +46,19 @@ let package = Package(
         .target(
             name: "Lookahead",
             dependencies: [.product(name: "DequeModule", package: "swift-collections")],
+            swiftSettings: strictSettings
+        ),
+        // Apple glue: forwards UIKit's and SwiftUI's scrolling to the core's
+        // PrefetchCoordinator. Every file is under `#if canImport(UIKit)` /
+        // `#if canImport(SwiftUI)`: empty modules on Linux.
+        .target(
+            name: "LookaheadUIKit",
+            dependencies: ["Lookahead"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "LookaheadSwiftUI",
+            dependencies: ["Lookahead"],
             swiftSettings: strictSettings
         ),
         // The simulator: scroll traces × network model × strategies, driving the

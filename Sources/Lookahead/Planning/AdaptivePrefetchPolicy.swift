@@ -18,6 +18,9 @@
 /// - It cancels with hysteresis: an item it asked for stays wanted while it
 ///   remains within reach, so a wobbling direction causes no
 ///   cancel-and-restart churn.
+/// - When the app announces where a fling will land (``ScrollFrame/targetOffset``,
+///   from `scrollViewWillEndDragging`), it asks for that landing zone on that
+///   very frame, instead of inferring it from two frames of coasting.
 /// - While the list rests, it keeps a window on both sides, wider ahead in
 ///   the last direction of travel (2.5 screens ahead, 1.5 behind).
 ///
@@ -151,7 +154,9 @@ public struct AdaptivePrefetchPolicy: PrefetchWindowPolicy, LoadDurationObservin
     }
 
     public mutating func window(for context: PrefetchContext, layout: any CollectionLayout) -> [ItemPath] {
-        isCoasting = coasts(context.frame)
+        // A fling announced by its target offset coasts from its first frame.
+        let announced = context.frame.targetOffset
+        isCoasting = coasts(context.frame) || (announced != nil && abs(context.frame.velocity) >= flingSpeed)
         lastMotion = (context.frame.time, context.frame.velocity)
         let visible = context.frame.visibleRect
         let screen = max(visible.height, 1)
@@ -176,14 +181,15 @@ public struct AdaptivePrefetchPolicy: PrefetchWindowPolicy, LoadDurationObservin
         let bottom = forward ? visible.maxY + reach : visible.maxY + behind
         let region = Rect(x: visible.minX, y: max(0, top), width: visible.width, height: max(0, bottom - max(0, top)))
 
-        // A coasting fling's landing is known: ask for it first, however far,
-        // for it stays on screen; then the rest by deadline.
+        // A coasting fling's landing is known — announced by the app, or
+        // projected by the physics: ask for it first, however far, for it
+        // stays on screen; then the rest by deadline.
         var landingZone: Rect?
         var landing: [ItemPath] = []
-        if isCoasting, yieldsToLandingZone {
+        if isCoasting || announced != nil, yieldsToLandingZone {
             let travel = ScrollPhysics.projectedDistance(velocity: speed)
             let maxOffset = max(0, layout.contentSize.height - visible.height)
-            let landedY = min(max(0, visible.minY + (forward ? travel : -travel)), maxOffset)
+            let landedY = min(max(0, announced?.y ?? visible.minY + (forward ? travel : -travel)), maxOffset)
             let zone = Rect(
                 x: visible.minX, y: max(0, landedY - screen / 4), width: visible.width,
                 height: visible.height + screen / 2)

@@ -59,7 +59,9 @@ public struct PrefetchPlanner: Sendable {
     /// Plans one frame.
     ///
     /// - Parameters:
-    ///   - frame: what the scroll view shows now, how fast it moves, and when.
+    ///   - frame: what the scroll view shows now, how fast it moves, and when;
+    ///     with its ``ScrollFrame/targetOffset`` when the app knows where a
+    ///     fling lands (the adaptive policy then asks for that landing at once).
     ///   - loadQueue: the loader's queue as it is now, for policies that plan
     ///     in time (the adaptive policy); the others ignore it.
     /// - Complexity: O(log n + window).

@@ -7,12 +7,21 @@ public struct ScrollFrame: Hashable, Sendable {
     public var velocity: Double
     /// When the frame is shown, measured from any fixed origin.
     public var time: Duration
+    /// Where the scroll view will come to rest, when the app knows it: the
+    /// `targetContentOffset` of `scrollViewWillEndDragging(_:withVelocity:targetContentOffset:)`
+    /// when a drag ends in a fling, kept on the frames of that deceleration.
+    ///
+    /// A policy that plans for the landing (``PrefetchPolicy/adaptive``)
+    /// asks for it on the very frame it is announced; without it, the policy
+    /// infers the landing from two frames of coasting. `nil` by default.
+    public var targetOffset: Point?
 
     @inlinable
-    public init(visibleRect: Rect, velocity: Double = 0, time: Duration = .zero) {
+    public init(visibleRect: Rect, velocity: Double = 0, time: Duration = .zero, targetOffset: Point? = nil) {
         self.visibleRect = visibleRect
         self.velocity = velocity
         self.time = time
+        self.targetOffset = targetOffset
     }
 }
 

@@ -1,0 +1,347 @@
+// The type an app meets: what a scroll view reports goes in, prefetches,
+// cancels and display requests on an AsyncFetcher come out, decided by a
+// PrefetchPlanner. Main-actor and thin; LookaheadUIKit and LookaheadSwiftUI
+// only forward to it, and the tests drive it through the headless views.
+
+/// Drives an ``AsyncFetcher`` from a scroll view through a ``PrefetchPlanner``:
+/// the adaptive planner in a real `UICollectionView`, `UITableView` or
+/// SwiftUI grid.
+///
+/// Tell it what the scroll view reports, and it prefetches and cancels:
+/// - ``scrollViewDidScroll(contentOffset:viewportSize:at:)`` on every
+///   offset change: it measures the velocity, plans the frame and sends the
+///   planner's cancels (first) and prefetches to the fetcher.
+/// - ``scrollViewWillEndDragging(velocity:targetContentOffset:contentOffset:viewportSize:at:)`` when a
+///   drag ends: the landing zone is asked for on that very frame.
+/// - ``requestDisplay(at:completion:)`` from `cellForItemAt`: a display
+///   request at ``PrefetchPlanner/displayPriority(for:)``, re-prioritised on
+///   later frames (a fling carrying the cell away lowers it), withdrawn by
+///   ``didEndDisplayingItem(at:)`` when the cell leaves (and is reused).
+/// - ``didReceiveMemoryWarning(_:)`` trims the fetcher's cache.
+///
+/// `LookaheadUIKit`'s `attach(to:)` makes all these calls for a
+/// `UICollectionView` or `UITableView` in one line:
+///
+/// ```swift
+/// let coordinator = PrefetchCoordinator(fetcher: fetcher, layoutSource: source) { path in
+///     ids.indices.contains(path.item) ? ids[path.item] : nil
+/// }
+/// coordinator.scrollViewDidScroll(contentOffset: offset, viewportSize: size, at: time)
+/// cell.request = coordinator.requestDisplay(at: path) { result in … }
+/// ```
+///
+/// The coordinator remembers the key of every prefetch it made, so that a
+/// cancel after the data changed withdraws what was asked for, not what the
+/// index path means now. Item frames come from a ``PrefetchLayoutSource``,
+/// sampled around the viewport (and a fling's landing) and sampled again
+/// only when the viewport nears the edge of the sample.
+@MainActor
+public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable> {
+    /// The fetcher prefetches and display requests go to.
+    public let fetcher: AsyncFetcher<Key, Value>
+    /// Where the item frames come from.
+    public let layoutSource: any PrefetchLayoutSource
+    /// The planner's state: what is prefetched, the last frame's visible items.
+    public private(set) var planner: PrefetchPlanner
+    /// The priority of prefetches; below display requests (`.high`).
+    public var prefetchPriority: FetchPriority = .normal
+    /// How many screens of frames are sampled on each side of the viewport:
+    /// more than any policy looks ahead (the adaptive one reaches 6 screens
+    /// and keeps what it asked for within 1.5 times that).
+    public let sampledScreens: Double
+
+    private let key: @MainActor (ItemPath) -> Key?
+    private var tracker = ScrollTracker()
+    private var layout = SampledLayout.empty
+    private var needsSample = true
+    private var needsReload = true
+    /// The key each outstanding prefetch was made for.
+    private(set) var prefetchedKeys: [ItemPath: Key] = [:]
+    private var displayRequests: [ItemPath: (serial: Int, request: FetchRequest)] = [:]
+    private var nextSerial = 0
+    private var loadObservation: FetchObservation?
+    var paging: PagingLink?
+    /// What the platform glue keeps alive as long as the coordinator: a
+    /// delegate proxy, notification observers.
+    package var attachments: [AnyObject] = []
+    /// Where planning and loads are reported to Instruments, when on.
+    var signposts: (any PrefetchSignposting)?
+
+    /// Creates a coordinator.
+    ///
+    /// - Parameters:
+    ///   - fetcher: loads the items; its load durations teach the policy.
+    ///   - layoutSource: the view's item counts and frames.
+    ///   - policy: which items to hold prefetched; the adaptive policy by default.
+    ///   - sampledScreens: screens of frames sampled on each side of the
+    ///     viewport, from 7 to 100; 10 by default.
+    ///   - key: the key of the item at an index path, read on the main
+    ///     actor; `nil` for an index path with nothing to load (a
+    ///     placeholder, a footer, a path past the end).
+    public init(
+        fetcher: AsyncFetcher<Key, Value>,
+        layoutSource: any PrefetchLayoutSource,
+        policy: PrefetchPolicy = .adaptive,
+        sampledScreens: Double = 10,
+        key: @escaping @MainActor (ItemPath) -> Key?
+    ) {
+        precondition(
+            sampledScreens >= 7 && sampledScreens <= 100,
+            "PrefetchCoordinator: sampledScreens must be within 7...100, got \(sampledScreens)")
+        self.fetcher = fetcher
+        self.layoutSource = layoutSource
+        self.sampledScreens = sampledScreens
+        self.key = key
+        self.planner = PrefetchPlanner(layout: SampledLayout.empty, policy: policy)
+        // The policy learns how long the fetcher's loads take.
+        loadObservation = fetcher.observe { [weak self] event in
+            guard case .succeeded(_, let duration) = event else { return }
+            Task { @MainActor [weak self] in self?.planner.observeLoadDuration(duration) }
+        }
+    }
+
+    // MARK: - Scrolling
+
+    /// Plans the frame the scroll view shows now: call it from `scrollViewDidScroll`.
+    ///
+    /// - Parameters:
+    ///   - contentOffset: the visible area's top-left corner.
+    ///   - viewportSize: the visible area's size (the scroll view's bounds).
+    ///   - time: when the frame is shown, on any clock that does not go back.
+    /// A report with non-finite numbers or an empty viewport is ignored.
+    /// - Complexity: O(log n + window), plus O(sample) when the viewport
+    ///   nears the edge of the sampled frames.
+    public func scrollViewDidScroll(contentOffset: Point, viewportSize: Size, at time: Duration) {
+        guard let frame = tracker.frame(contentOffset: contentOffset, viewportSize: viewportSize, time: time)
+        else { return }
+        plan(frame)
+    }
+
+    /// A drag ended: plans at once with the velocity and the target offset
+    /// the scroll view will decelerate to, so that a fling's landing zone is
+    /// asked for on this very frame. Call it from
+    /// `scrollViewWillEndDragging(_:withVelocity:targetContentOffset:)`.
+    ///
+    /// - Parameters:
+    ///   - velocity: the vertical velocity in points per **second** (UIKit
+    ///     reports points per millisecond: multiply by 1000).
+    ///   - targetContentOffset: where the deceleration will stop.
+    ///   - contentOffset: the offset now.
+    ///   - viewportSize: the visible area's size.
+    ///   - time: now, on the clock of ``scrollViewDidScroll(contentOffset:viewportSize:at:)``.
+    public func scrollViewWillEndDragging(
+        velocity: Double, targetContentOffset: Point, contentOffset: Point, viewportSize: Size, at time: Duration
+    ) {
+        tracker.endDragging(target: targetContentOffset)
+        guard
+            let frame = tracker.frame(
+                contentOffset: contentOffset, viewportSize: viewportSize, time: time, velocity: velocity)
+        else { return }
+        plan(frame)
+    }
+
+    /// A drag ended in a deceleration whose target the view does not report
+    /// (SwiftUI's `onScrollPhaseChange` gives only the velocity): plans at
+    /// once with the target UIScrollView's deceleration reaches
+    /// (``ScrollPhysics/projectedDistance(velocity:)``), clamped to the content.
+    ///
+    /// - Parameters:
+    ///   - velocity: the vertical velocity in points per second.
+    ///   - contentOffset: the offset now.
+    ///   - viewportSize: the visible area's size.
+    ///   - time: now, on the clock of ``scrollViewDidScroll(contentOffset:viewportSize:at:)``.
+    public func scrollViewWillDecelerate(
+        velocity: Double, contentOffset: Point, viewportSize: Size, at time: Duration
+    ) {
+        guard velocity.isFinite, contentOffset.y.isFinite else { return }
+        let maxOffset = max(0, layoutSource.contentSize.height - viewportSize.height)
+        let targetY = min(max(0, contentOffset.y + ScrollPhysics.projectedDistance(velocity: velocity)), maxOffset)
+        scrollViewWillEndDragging(
+            velocity: velocity, targetContentOffset: Point(x: contentOffset.x, y: targetY),
+            contentOffset: contentOffset, viewportSize: viewportSize, at: time)
+    }
+
+    /// A new drag began, or the deceleration ended: frames no longer carry
+    /// the last fling's target.
+    public func scrollViewDidEndFling() {
+        tracker.endFling()
+    }
+
+    // MARK: - Cells
+
+    /// Starts a display request for the item at `path`, at the priority the
+    /// planner gives it, replacing the cell's earlier one for that path.
+    /// Call it from `cellForItemAt`; the completion runs on the main actor
+    /// (before this returns if the value is cached).
+    ///
+    /// - Returns: the request, or `nil` if `path` has nothing to load.
+    /// - Complexity: O(1) amortized.
+    @discardableResult
+    public func requestDisplay(
+        at path: ItemPath, completion: @escaping @MainActor @Sendable (Result<Value, any Error>) -> Void
+    ) -> FetchRequest? {
+        paging?.accessed(path)
+        displayRequests.removeValue(forKey: path)?.request.cancel()
+        guard let key = key(path) else { return nil }
+        nextSerial += 1
+        let serial = nextSerial
+        let request = fetcher.fetchOnMainActor(key, priority: planner.displayPriority(for: path)) {
+            [weak self] result in
+            self?.displayRequestEnded(at: path, serial: serial)
+            completion(result)
+        }
+        if request.isPending {
+            displayRequests[path] = (serial, request)
+        } else {
+            signposts?.cacheHit()
+        }
+        return request
+    }
+
+    /// The cell showing `path` left the screen (`didEndDisplaying`), and will
+    /// be reused: its display request is withdrawn.
+    public func didEndDisplayingItem(at path: ItemPath) {
+        displayRequests.removeValue(forKey: path)?.request.cancel()
+    }
+
+    /// The display requests still waiting, by index path. For tests.
+    package var pendingDisplayPaths: Set<ItemPath> { Set(displayRequests.keys) }
+
+    private func displayRequestEnded(at path: ItemPath, serial: Int) {
+        if displayRequests[path]?.serial == serial { displayRequests[path] = nil }
+    }
+
+    // MARK: - UIKit's own window
+
+    /// Prefetches the items at `paths`, for an app that keeps UIKit's own
+    /// prefetch window (`prefetchItemsAt`) rather than the planner's.
+    public func prefetchItems(at paths: [ItemPath]) {
+        prefetch(paths)
+    }
+
+    /// Withdraws the prefetches of the items at `paths` (`cancelPrefetchingForItemsAt`).
+    public func cancelPrefetchingForItems(at paths: [ItemPath]) {
+        cancel(paths)
+    }
+
+    // MARK: - Changes
+
+    /// The data was replaced: every prefetch is withdrawn (by the key it was
+    /// made for), every display request too, and the next frame is a first
+    /// layout. Call it after `reloadData()`, or after applying a snapshot
+    /// that replaced the list.
+    public func reloadData() {
+        cancel(planner.reload(layout: SampledLayout.empty).cancel)
+        cancel(Array(prefetchedKeys.keys))
+        for (_, entry) in displayRequests { entry.request.cancel() }
+        displayRequests.removeAll()
+        needsSample = true
+        needsReload = true
+        tracker.reset()
+        paging?.listChanged()
+    }
+
+    /// Items moved (inserts, deletes, moves): prefetches and display requests
+    /// follow their items to their new index paths; those of deleted items
+    /// (`newPath` returns `nil`) are withdrawn. Call it after
+    /// `performBatchUpdates` or applying a snapshot.
+    ///
+    /// - Complexity: O(window + display requests).
+    public func applyUpdates(newPath: (ItemPath) -> ItemPath?) {
+        var moved: [ItemPath: Key] = [:]
+        var withdrawn: [Key] = []
+        for (path, key) in prefetchedKeys {
+            if let new = newPath(path) { moved[new] = key } else { withdrawn.append(key) }
+        }
+        prefetchedKeys = moved
+        for key in withdrawn { fetcher.cancelFetch(key) }
+        var movedRequests: [ItemPath: (serial: Int, request: FetchRequest)] = [:]
+        for (path, entry) in displayRequests {
+            if let new = newPath(path) { movedRequests[new] = entry } else { entry.request.cancel() }
+        }
+        displayRequests = movedRequests
+        planner.applyUpdates(layout: layout, newPath: newPath)
+        needsSample = true
+        paging?.listChanged()
+    }
+
+    /// The layout changed without the items changing (a new width, other
+    /// cell sizes): frames are sampled again on the next frame.
+    public func invalidateLayout() {
+        needsSample = true
+    }
+
+    /// Gives memory back on a memory warning: the fetcher's cache is trimmed
+    /// (``AsyncFetcher/trimMemory(for:)``).
+    public func didReceiveMemoryWarning(_ pressure: MemoryPressure = .critical) {
+        fetcher.trimMemory(for: pressure)
+    }
+
+    // MARK: - Planning
+
+    private func plan(_ frame: ScrollFrame) {
+        signposts?.planningBegan()
+        defer { signposts?.planningEnded() }
+        sampleIfNeeded(around: frame)
+        let queue = LoadQueueState(
+            running: fetcher.runningFetchCount, pending: fetcher.pendingFetchCount,
+            maxConcurrentLoads: fetcher.maxConcurrentFetches)
+        let update = planner.update(frame, loadQueue: queue)
+        // Consumed: what is on screen now is the cells' business.
+        for path in planner.visibleItems { prefetchedKeys[path] = nil }
+        cancel(update.cancel)
+        prefetch(update.prefetch)
+        for (path, entry) in displayRequests {
+            entry.request.priority = planner.displayPriority(for: path)
+        }
+        paging?.scrolled(frame, prefetched: update.prefetch, layout: layout)
+    }
+
+    private func prefetch(_ paths: [ItemPath]) {
+        for path in paths {
+            guard let key = key(path) else { continue }
+            prefetchedKeys[path] = key
+            fetcher.fetchAsync(key, priority: prefetchPriority)
+        }
+    }
+
+    private func cancel(_ paths: [ItemPath]) {
+        for path in paths {
+            guard let key = prefetchedKeys.removeValue(forKey: path) else { continue }
+            fetcher.cancelFetch(key)
+        }
+    }
+
+    /// Samples the source's frames again if the viewport, what the policy may
+    /// look at, or the fling's landing leaves the sampled band, or the
+    /// content changed size.
+    private func sampleIfNeeded(around frame: ScrollFrame) {
+        let visible = frame.visibleRect
+        let screen = visible.height
+        let contentSize = layoutSource.contentSize
+        var low = visible.minY - (sampledScreens - 2) * screen
+        var high = visible.maxY + (sampledScreens - 2) * screen
+        let landingY =
+            frame.targetOffset?.y ?? visible.minY + ScrollPhysics.projectedDistance(velocity: frame.velocity)
+        low = min(low, landingY - screen)
+        high = max(high, landingY + 2 * screen)
+        let band = layout.band
+        let covered =
+            band.minY <= max(0, low) && band.maxY >= min(contentSize.height, high) && band.width > 0
+        guard needsSample || !covered || contentSize != layout.contentSize else { return }
+        let top = max(0, min(low, visible.minY - sampledScreens * screen))
+        let bottom = max(top, max(high, visible.maxY + sampledScreens * screen))
+        let sampleRect = Rect(x: 0, y: top, width: max(contentSize.width, visible.maxX), height: bottom - top)
+        let counts = (0..<max(0, layoutSource.numberOfSections)).map { layoutSource.numberOfItems(inSection: $0) }
+        layout = SampledLayout(
+            contentSize: contentSize, itemCounts: counts, band: sampleRect,
+            reported: layoutSource.itemFrames(in: sampleRect))
+        if needsReload {
+            cancel(planner.reload(layout: layout).cancel)
+            needsReload = false
+        } else {
+            planner.applyUpdates(layout: layout) { $0 }
+        }
+        needsSample = false
+    }
+}

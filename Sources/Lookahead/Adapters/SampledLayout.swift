@@ -1,0 +1,119 @@
+// A ``CollectionLayout`` built from the frames a ``PrefetchLayoutSource``
+// reported around the viewport: how the planner, which needs a Sendable
+// layout it can query at will, plans for a main-actor `UICollectionViewLayout`.
+
+/// The frames of the items in one band of the content, as a layout.
+///
+/// The counts and the content size are the source's; frames are known inside
+/// `band`. Outside it, `itemPaths(in:)` knows no item and `frame(at:)`
+/// extrapolates from the band's average row pitch — above the band for items
+/// before it, below for items after it — so that a policy still sees far
+/// items as far. The ``PrefetchCoordinator`` keeps the band wider than any
+/// policy looks (``PrefetchCoordinator/sampledScreens``) and samples again
+/// before the viewport nears its edge.
+///
+/// ## Invariants
+/// - `byMinY` holds every sampled item once, ascending by `minY`.
+/// - Every sampled path is valid for `sections`.
+struct SampledLayout: CollectionLayout {
+    let contentSize: Size
+    let sections: SectionTable
+    /// The rectangle whose items were sampled.
+    let band: Rect
+    let frames: [ItemPath: Rect]
+    private let byMinY: [ItemFrame]
+    private let tallestItem: Double
+    private let rowPitch: Double
+    private let flatRange: ClosedRange<Int>?
+    let columns: Int
+
+    /// A layout with no items, before the first frame.
+    static let empty = SampledLayout(contentSize: .zero, itemCounts: [], band: .zero, reported: [])
+
+    /// Keeps the reported frames that are valid — a path in range, a finite
+    /// rectangle — and drops the others: a layout and its data source may
+    /// briefly disagree during an update, and that must not trap.
+    ///
+    /// - Complexity: O(sections + k log k) for k frames.
+    init(contentSize: Size, itemCounts: [Int], band: Rect, reported: [ItemFrame]) {
+        self.contentSize = contentSize
+        let sections = SectionTable(itemCounts: itemCounts.map { max(0, $0) }, layoutName: "SampledLayout")
+        self.sections = sections
+        self.band = band
+        var frames: [ItemPath: Rect] = [:]
+        for item in reported {
+            let path = item.path
+            let rect = item.frame
+            guard path.section >= 0, path.section < itemCounts.count, path.item >= 0,
+                path.item < sections.numberOfItems(inSection: path.section),
+                rect.minX.isFinite, rect.minY.isFinite, rect.width.isFinite, rect.height.isFinite,
+                rect.width >= 0, rect.height >= 0
+            else { continue }
+            frames[path] = rect
+        }
+        self.frames = frames
+        let sorted = frames.map { ItemFrame(path: $0.key, frame: $0.value) }.sorted {
+            ($0.frame.minY, $0.path) < ($1.frame.minY, $1.path)
+        }
+        self.byMinY = sorted
+        self.tallestItem = sorted.map(\.frame.height).max() ?? 0
+        let firstRowY = sorted.first?.frame.minY
+        let columns = max(1, sorted.prefix { $0.frame.minY == firstRowY }.count)
+        self.columns = columns
+        let flats = frames.keys.map { sections.flatIndex(of: $0) }
+        if let low = flats.min(), let high = flats.max() {
+            flatRange = low...high
+            let rows = Double((high - low) / columns + 1)
+            let top = sorted.first?.frame.minY ?? 0
+            let bottom = sorted.map(\.frame.maxY).max() ?? 0
+            rowPitch = max(1, (bottom - top) / rows)
+        } else {
+            flatRange = nil
+            rowPitch = max(1, contentSize.height / Double(max(1, sections.totalItemCount)))
+        }
+    }
+
+    var numberOfSections: Int { sections.numberOfSections }
+    func numberOfItems(inSection section: Int) -> Int { sections.numberOfItems(inSection: section) }
+    var totalItemCount: Int { sections.totalItemCount }
+    func flatIndex(of path: ItemPath) -> Int { sections.flatIndex(of: path) }
+    func itemPath(atFlatIndex index: Int) -> ItemPath { sections.itemPath(atFlatIndex: index) }
+
+    /// The sampled frame, or one extrapolated outside the band.
+    ///
+    /// - Complexity: O(1).
+    func frame(at path: ItemPath) -> Rect {
+        if let frame = frames[path] { return frame }
+        let width = contentSize.width / Double(columns)
+        let flat = sections.flatIndex(of: path)
+        guard let flatRange, let first = byMinY.first else {
+            return Rect(x: 0, y: Double(flat / columns) * rowPitch, width: width, height: rowPitch)
+        }
+        let x = Double(flat % columns) * width
+        if flat < flatRange.lowerBound {
+            let rows = Double((flatRange.lowerBound - flat + columns - 1) / columns)
+            return Rect(x: x, y: first.frame.minY - rows * rowPitch, width: width, height: rowPitch)
+        }
+        // After the band, or a gap inside it: below everything sampled.
+        let rows = Double((flat - flatRange.upperBound + columns - 1) / columns)
+        let bottom = max(band.maxY, byMinY.last.map(\.frame.maxY) ?? 0)
+        return Rect(x: x, y: bottom + max(0, rows - 1) * rowPitch, width: width, height: rowPitch)
+    }
+
+    /// The sampled items intersecting `rect`, ascending.
+    ///
+    /// - Complexity: O(log k + m log m), m the items whose top lies within
+    ///   the tallest item's height above `rect`.
+    func itemPaths(in rect: Rect) -> [ItemPath] {
+        let start = LayoutSearch.partitionPoint(in: byMinY.indices) { index in
+            byMinY[index].frame.minY > rect.minY - tallestItem
+        }
+        var paths: [ItemPath] = []
+        var index = start
+        while index < byMinY.count, byMinY[index].frame.minY < rect.maxY {
+            if byMinY[index].frame.intersects(rect) { paths.append(byMinY[index].path) }
+            index += 1
+        }
+        return paths.sorted()
+    }
+}

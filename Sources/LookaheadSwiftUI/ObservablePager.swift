@@ -1,0 +1,50 @@
+// A Pager SwiftUI views can observe: its snapshot (rows, placeholders, load
+// states) as an observed property, updated on the main actor after each
+// change. Compiled only where SwiftUI (and Observation) exists.
+
+#if canImport(SwiftUI)
+    public import Lookahead
+    public import Observation
+
+    /// A ``Pager`` whose ``snapshot`` views observe.
+    ///
+    /// Takes over the pager's `onChange` (as ``PagedDataSource`` does: use
+    /// one or the other). Changes that arrive together are applied in one
+    /// main-actor update.
+    ///
+    /// ```swift
+    /// @State private var feed = ObservablePager(Pager<Post>(configuration: .init(pageSize: 20)) { try await api.posts($0) })
+    /// List(feed.snapshot.itemRows, id: \.self) { row in
+    ///     PostRow(post: feed.snapshot.item(at: row)).onAppear { feed.pager.accessed(index: row) }
+    /// }
+    /// .task { feed.pager.start() }
+    /// ```
+    @available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
+    @MainActor
+    @Observable
+    public final class ObservablePager<Item: Identifiable & Sendable> {
+        /// The pager.
+        public let pager: Pager<Item>
+        /// The rows and load states, as of the last main-actor update.
+        public private(set) var snapshot: PagedListSnapshot<Item>
+
+        /// Observes `pager`.
+        public init(_ pager: Pager<Item>) {
+            self.pager = pager
+            self.snapshot = pager.snapshot
+            let isScheduled = LockedValue(false)
+            pager.onChange = { [weak self] in
+                let alreadyScheduled = isScheduled.withLock { scheduled in
+                    defer { scheduled = true }
+                    return scheduled
+                }
+                guard !alreadyScheduled else { return }
+                Task { @MainActor [weak self] in
+                    isScheduled.withLock { $0 = false }
+                    guard let self else { return }
+                    self.snapshot = self.pager.snapshot
+                }
+            }
+        }
+    }
+#endif

@@ -1,0 +1,78 @@
+// One call to put the adaptive planner on a real UICollectionView or
+// UITableView: the coordinator reads the view's layout, observes its
+// scrolling through a delegate proxy and hears memory warnings. Compiled
+// only where UIKit exists.
+
+#if canImport(UIKit) && !os(watchOS)
+    public import Lookahead
+    public import UIKit
+
+    extension PrefetchCoordinator {
+        /// Creates a coordinator attached to `collectionView`: item frames
+        /// come from its layout (any layout), its scrolling is observed
+        /// through a proxy that forwards every delegate call to the delegate
+        /// the collection view had (set yours first), cells leaving the
+        /// screen withdraw their display requests, and memory warnings trim
+        /// the fetcher's cache.
+        ///
+        /// ```swift
+        /// coordinator = PrefetchCoordinator(fetcher: fetcher, collectionView: collectionView) { path in
+        ///     items.indices.contains(path.item) ? items[path.item].id : nil
+        /// }
+        /// ```
+        ///
+        /// - Parameters:
+        ///   - fetcher: loads the items.
+        ///   - collectionView: the view; held weakly.
+        ///   - policy: which items to hold prefetched; adaptive by default.
+        ///   - clock: the clock frames are timed on.
+        ///   - key: the key of the item at an index path, or `nil`.
+        public convenience init(
+            fetcher: AsyncFetcher<Key, Value>,
+            collectionView: UICollectionView,
+            policy: PrefetchPolicy = .adaptive,
+            clock: some Clock<Duration> = ContinuousClock(),
+            key: @escaping @MainActor (ItemPath) -> Key?
+        ) {
+            self.init(
+                fetcher: fetcher, layoutSource: CollectionViewLayoutSource(collectionView), policy: policy, key: key)
+            collectionView.delegate = observeScrolling(forwardingTo: collectionView.delegate, clock: clock)
+        }
+
+        /// Creates a coordinator attached to `tableView`; see
+        /// ``init(fetcher:collectionView:policy:clock:key:)``.
+        public convenience init(
+            fetcher: AsyncFetcher<Key, Value>,
+            tableView: UITableView,
+            policy: PrefetchPolicy = .adaptive,
+            clock: some Clock<Duration> = ContinuousClock(),
+            key: @escaping @MainActor (ItemPath) -> Key?
+        ) {
+            self.init(fetcher: fetcher, layoutSource: TableViewLayoutSource(tableView), policy: policy, key: key)
+            tableView.delegate = observeScrolling(forwardingTo: tableView.delegate, clock: clock)
+        }
+
+        /// Starts a display request for the item at `indexPath`; see
+        /// ``PrefetchCoordinator/requestDisplay(at:completion:)``.
+        @discardableResult
+        public func requestDisplay(
+            at indexPath: IndexPath, completion: @escaping @MainActor @Sendable (Result<Value, any Error>) -> Void
+        ) -> FetchRequest? {
+            requestDisplay(at: ItemPath(indexPath), completion: completion)
+        }
+
+        /// The delegate proxy that reports to this coordinator and forwards
+        /// to `forwardee`, timed on `clock`; kept, with a memory warning
+        /// observer, as long as the coordinator.
+        private func observeScrolling(
+            forwardingTo forwardee: (any UIScrollViewDelegate)?, clock: some Clock<Duration>
+        ) -> ScrollViewDelegateProxy {
+            let start = clock.now
+            let proxy = ScrollViewDelegateProxy(coordinator: self, forwardee: forwardee) {
+                start.duration(to: clock.now)
+            }
+            attachments = [proxy, MemoryWarningObserver(coordinator: self)]
+            return proxy
+        }
+    }
+#endif

@@ -1,0 +1,99 @@
+// Observes a UIScrollView's scrolling without taking over the app's
+// delegate: the proxy becomes the delegate, reports to the coordinator and
+// forwards every call to the app's own delegate. Compiled only where UIKit
+// exists.
+
+#if canImport(UIKit) && !os(watchOS)
+    import Lookahead
+    import UIKit
+
+    /// The scroll view's delegate while a coordinator is attached: reports
+    /// offsets, the end of drags and cells leaving the screen, and forwards
+    /// everything to the delegate the app had set (`forwardee`), which keeps
+    /// receiving every call it implements.
+    @MainActor
+    final class ScrollViewDelegateProxy: NSObject, UICollectionViewDelegate, UITableViewDelegate {
+        weak var coordinator: (any UIKitForwarding)?
+        /// The app's own delegate, weakly. Behind a lock because NSObject
+        /// declares `responds(to:)` and `forwardingTarget(for:)` nonisolated.
+        private let forwardeeBox: LockedValue<WeakObject>
+        /// The time since attaching, on the injected clock.
+        private let now: @MainActor () -> Duration
+
+        private struct WeakObject {
+            weak var object: (any NSObjectProtocol)?
+        }
+
+        init(
+            coordinator: any UIKitForwarding, forwardee: (any UIScrollViewDelegate)?,
+            now: @escaping @MainActor () -> Duration
+        ) {
+            self.coordinator = coordinator
+            self.forwardeeBox = LockedValue(WeakObject(object: forwardee))
+            self.now = now
+            super.init()
+        }
+
+        /// The app's own delegate, if it is still alive.
+        var forwardee: (any UIScrollViewDelegate)? {
+            forwardeeBox.withLock { $0.object } as? any UIScrollViewDelegate
+        }
+
+        // The app's delegate answers whatever the proxy does not implement.
+        nonisolated override func responds(to aSelector: Selector!) -> Bool {
+            if super.responds(to: aSelector) { return true }
+            let forwardee = forwardeeBox.withLock { $0.object }
+            return forwardee?.responds(to: aSelector) ?? false
+        }
+
+        nonisolated override func forwardingTarget(for aSelector: Selector!) -> Any? {
+            let forwardee = forwardeeBox.withLock { $0.object }
+            if let forwardee, forwardee.responds(to: aSelector) { return forwardee }
+            return super.forwardingTarget(for: aSelector)
+        }
+
+        func scrollViewDidScroll(_ scrollView: UIScrollView) {
+            coordinator?.scrollViewDidScroll(
+                contentOffset: Point(scrollView.contentOffset), viewportSize: Size(scrollView.bounds.size), at: now())
+            forwardee?.scrollViewDidScroll?(scrollView)
+        }
+
+        func scrollViewWillBeginDragging(_ scrollView: UIScrollView) {
+            coordinator?.scrollViewDidEndFling()
+            forwardee?.scrollViewWillBeginDragging?(scrollView)
+        }
+
+        func scrollViewWillEndDragging(
+            _ scrollView: UIScrollView, withVelocity velocity: CGPoint,
+            targetContentOffset: UnsafeMutablePointer<CGPoint>
+        ) {
+            // The app first: it may move the target (paging, snapping).
+            forwardee?.scrollViewWillEndDragging?(
+                scrollView, withVelocity: velocity, targetContentOffset: targetContentOffset)
+            // UIKit's velocity is in points per millisecond.
+            coordinator?.scrollViewWillEndDragging(
+                velocity: Double(velocity.y) * 1_000, targetContentOffset: Point(targetContentOffset.pointee),
+                contentOffset: Point(scrollView.contentOffset), viewportSize: Size(scrollView.bounds.size), at: now())
+        }
+
+        func scrollViewDidEndDecelerating(_ scrollView: UIScrollView) {
+            coordinator?.scrollViewDidEndFling()
+            forwardee?.scrollViewDidEndDecelerating?(scrollView)
+        }
+
+        func collectionView(
+            _ collectionView: UICollectionView, didEndDisplaying cell: UICollectionViewCell,
+            forItemAt indexPath: IndexPath
+        ) {
+            coordinator?.didEndDisplayingItem(at: ItemPath(indexPath))
+            (forwardee as? any UICollectionViewDelegate)?.collectionView?(
+                collectionView, didEndDisplaying: cell, forItemAt: indexPath)
+        }
+
+        func tableView(_ tableView: UITableView, didEndDisplaying cell: UITableViewCell, forRowAt indexPath: IndexPath)
+        {
+            coordinator?.didEndDisplayingItem(at: ItemPath(indexPath))
+            (forwardee as? any UITableViewDelegate)?.tableView?(tableView, didEndDisplaying: cell, forRowAt: indexPath)
+        }
+    }
+#endif

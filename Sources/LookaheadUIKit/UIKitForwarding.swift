@@ -1,0 +1,25 @@
+// The calls the UIKit glue makes on a coordinator, as one non-generic
+// protocol: the delegate proxy, the prefetch data source and the memory
+// warning observer are Objective-C objects and cannot be generic. Compiled
+// only where UIKit exists.
+
+#if canImport(UIKit) && !os(watchOS)
+    import Lookahead
+
+    /// What the UIKit glue tells a coordinator, whatever its key and value
+    /// types: the proxy and the prefetch data source are Objective-C objects
+    /// and cannot be generic.
+    @MainActor
+    protocol UIKitForwarding: AnyObject, Sendable {
+        func scrollViewDidScroll(contentOffset: Point, viewportSize: Size, at time: Duration)
+        func scrollViewWillEndDragging(
+            velocity: Double, targetContentOffset: Point, contentOffset: Point, viewportSize: Size, at time: Duration)
+        func scrollViewDidEndFling()
+        func didEndDisplayingItem(at path: ItemPath)
+        func prefetchItems(at paths: [ItemPath])
+        func cancelPrefetchingForItems(at paths: [ItemPath])
+        func didReceiveMemoryWarning(_ pressure: MemoryPressure)
+    }
+
+    extension PrefetchCoordinator: UIKitForwarding {}
+#endif

@@ -1,0 +1,185 @@
+import Testing
+
+@testable import Lookahead
+
+/// The coordinator driven through a headless collection view, as the UIKit
+/// glue drives it: adaptive prefetching from reported frames, the landing
+/// zone from the drag's target, display priorities, cancel on reuse, reloads
+/// and memory trim.
+@Suite(.timeLimit(.minutes(1)))
+@MainActor
+struct PrefetchCoordinatorTests {
+    /// A drag at 1 500 pt/s, then a fling released at 9 000 pt/s decelerating
+    /// as UIScrollView does, then rest: offsets per frame from `start`.
+    func dragThenFling(from start: Double) -> [Double] {
+        var offsets: [Double] = []
+        var y = start
+        for _ in 0..<30 {
+            y += 1_500.0 / 60
+            offsets.append(y)
+        }
+        let release = y
+        for frame in 1...90 {
+            offsets.append(release + ScrollPhysics.distance(after: Double(frame) / 60, velocity: 9_000))
+        }
+        return offsets + Array(repeating: offsets.last!, count: 10)
+    }
+
+    @Test func plansWhatThePlannerPlansOnTheTrueLayout() {
+        // Given a coordinator over a headless grid, and a planner over the grid's own layout
+        let fixture = CoordinatorFixture()
+        var reference = PrefetchPlanner(layout: fixture.view.collectionViewLayout, policy: .adaptive)
+        let queue = LoadQueueState(pending: 0, maxConcurrentLoads: 10_000)
+        var time = Duration.zero
+        var lastY = 0.0
+        var cancelled = 0
+        // When the same frames are reported to both
+        for y in [0.0] + dragThenFling(from: 0) {
+            fixture.scroll(to: y)
+            let rect = fixture.view.bounds
+            let velocity = time == .zero ? 0 : (rect.minY - lastY) / (fixture.time - time).seconds
+            time = fixture.time
+            lastY = rect.minY
+            let update = reference.update(
+                ScrollFrame(visibleRect: rect, velocity: velocity, time: time), loadQueue: queue)
+            cancelled += update.cancel.count
+            // Then the coordinator holds the same items prefetched, by their keys
+            #expect(fixture.coordinator.planner.prefetched == reference.prefetched, "at offset \(y)")
+            #expect(fixture.prefetchedKeys == Set(reference.prefetched.map(\.item)), "at offset \(y)")
+        }
+        // And the motion made the window move: items were cancelled on the way
+        // (that cancels reach the fetcher is the reload and delete tests' business)
+        #expect(cancelled > 0)
+    }
+
+    @Test func aFlingAnnouncedAtTheEndOfTheDragAsksForItsLandingAtOnce() {
+        // Given a grid at rest
+        let fixture = CoordinatorFixture()
+        fixture.scroll(to: 10_000)
+        fixture.scroll(to: 10_000)
+        #expect(fixture.coordinator.planner.visibleItems.first.map { $0.item } ?? 0 > 300)
+        // When a drag ends in a fling whose target is far beyond any window
+        let target = 40_000.0
+        fixture.endDragging(at: 10_050, velocity: 14_000, target: target)
+        // Then the items where it lands are asked for on that very report
+        let landing = fixture.view.itemFrames(in: Rect(x: 0, y: target, width: 390, height: 844)).map(\.path.item)
+        #expect(!landing.isEmpty)
+        #expect(Set(landing).isSubset(of: fixture.prefetchedKeys))
+    }
+
+    @Test func displayRequestsFollowThePlannersPriorityAndEndWithTheCell() async {
+        // Given a grid at rest, and a display request for each visible cell
+        let fixture = CoordinatorFixture()
+        fixture.scroll(to: 10_000)
+        let deliveries = Deliveries<String>()
+        var requests: [ItemPath: FetchRequest] = [:]
+        for path in fixture.coordinator.planner.visibleItems {
+            requests[path] = fixture.coordinator.requestDisplay(at: path) { deliveries.record($0) }
+        }
+        #expect(requests.values.allSatisfy { $0.priority == .high })
+        // When a fast fling is announced
+        fixture.endDragging(at: 10_020, velocity: 15_000, target: 40_000)
+        // Then the cells it carries away at once ask at low priority, as the planner says
+        for (path, request) in requests {
+            #expect(request.priority == fixture.coordinator.planner.displayPriority(for: path), "\(path)")
+        }
+        #expect(requests.values.contains { $0.priority == .low })
+        // And when a cell leaves the screen, its request is withdrawn and its completion told so
+        let top = fixture.coordinator.planner.visibleItems[0]
+        fixture.coordinator.didEndDisplayingItem(at: top)
+        #expect(requests[top]?.isPending == false)
+        #expect(!fixture.coordinator.pendingDisplayPaths.contains(top))
+        await waitUntil("the reused cell's completion ran") { deliveries.count == 1 }
+        if case .failure(let error) = deliveries.all.first {
+            #expect(error is CancellationError)
+        } else {
+            Issue.record("expected a CancellationError, got \(deliveries.all)")
+        }
+        // And when the list comes to rest, the others ask at high priority again
+        fixture.coordinator.scrollViewDidEndFling()
+        fixture.scroll(to: 10_020, after: .seconds(1))
+        fixture.scroll(to: 10_020)
+        for (path, request) in requests where path != top {
+            #expect(request.priority == .high, "\(path)")
+        }
+    }
+
+    @Test func aCachedValueIsShownAtOnceAndKeepsNoRequest() {
+        // Given an item already in the cache
+        let fixture = CoordinatorFixture()
+        fixture.scroll(to: 0)
+        fixture.fetcher.memoryCache.setValue("cached", forKey: 3)
+        // When its cell asks for it
+        let deliveries = Deliveries<String>()
+        let request = fixture.coordinator.requestDisplay(at: ItemPath(item: 3, section: 0)) { deliveries.record($0) }
+        // Then the value is delivered before the call returns, and nothing waits
+        #expect(request?.isPending == false)
+        #expect(deliveries.count == 1)
+        #expect(fixture.coordinator.pendingDisplayPaths.isEmpty)
+    }
+
+    @Test func aReloadWithdrawsThePrefetchesByTheKeysTheyWereMadeFor() async {
+        // Given prefetches made for the items below the screen
+        let fixture = CoordinatorFixture(policy: .screens(leading: 1, trailing: 0))
+        fixture.scroll(to: 0)
+        fixture.scroll(to: 10)
+        let asked = fixture.prefetchedKeys
+        #expect(!asked.isEmpty)
+        // (their loads have reached the loader, so that a cancel reaches it too)
+        await fixture.gate.waitForStarts(asked.count)
+        // When the data is replaced (the same index paths now mean other items)
+        fixture.keys = fixture.keys.map { $0 + 100_000 }
+        fixture.coordinator.reloadData()
+        // Then the old keys' prefetches are withdrawn, not the new ones'
+        #expect(fixture.coordinator.planner.prefetched.isEmpty)
+        await fixture.gate.waitForCancellations(asked.count)
+        #expect(Set(fixture.gate.cancelled) == asked)
+    }
+
+    @Test func deletedItemsPrefetchesAreWithdrawnAndTheOthersFollowTheirItems() async {
+        // Given prefetches for the items below the screen
+        let fixture = CoordinatorFixture(policy: .screens(leading: 1, trailing: 0))
+        fixture.scroll(to: 0)
+        fixture.scroll(to: 10)
+        let before = fixture.coordinator.prefetchedKeys
+        let deleted = before.keys.min()!
+        await fixture.gate.waitForStarts(before.count)
+        // When that item is deleted and the rest move up one
+        fixture.coordinator.applyUpdates { path in
+            path == deleted ? nil : path > deleted ? ItemPath(item: path.item - 1, section: path.section) : path
+        }
+        // Then its prefetch is withdrawn, and the others keep their keys at their new paths
+        await fixture.gate.waitForCancellations(1)
+        #expect(fixture.gate.cancelled == [before[deleted]!])
+        let after = fixture.coordinator.prefetchedKeys
+        for (path, key) in before where path != deleted {
+            let moved = path > deleted ? ItemPath(item: path.item - 1, section: 0) : path
+            #expect(after[moved] == key)
+        }
+    }
+
+    @Test func aMemoryWarningTrimsTheFetchersCache() {
+        // Given a fetcher with values cached
+        let fixture = CoordinatorFixture()
+        for key in 0..<10 { fixture.fetcher.memoryCache.setValue("\(key)", forKey: key) }
+        // When the app receives a memory warning
+        fixture.coordinator.didReceiveMemoryWarning()
+        // Then the cache is given back
+        #expect((0..<10).allSatisfy { fixture.fetcher.memoryCache.value(forKey: $0) == nil })
+    }
+
+    @Test func reportsWithNonFiniteNumbersAreIgnored() {
+        // Given a coordinator at rest
+        let fixture = CoordinatorFixture(policy: .screens(leading: 1, trailing: 0))
+        fixture.scroll(to: 0)
+        fixture.scroll(to: 10)
+        let before = fixture.coordinator.planner.prefetched
+        // When a report comes with a NaN offset, or an empty viewport
+        fixture.coordinator.scrollViewDidScroll(
+            contentOffset: Point(x: 0, y: .nan), viewportSize: Size(width: 390, height: 844), at: .seconds(9))
+        fixture.coordinator.scrollViewDidScroll(
+            contentOffset: Point(x: 0, y: 5_000), viewportSize: .zero, at: .seconds(10))
+        // Then nothing changes, and nothing traps
+        #expect(fixture.coordinator.planner.prefetched == before)
+    }
+}
