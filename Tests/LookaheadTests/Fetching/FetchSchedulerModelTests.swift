@@ -227,10 +227,13 @@ private struct ModelDriver {
     var divergence: String?
     /// The phase of every key after the previous operation.
     var phases = [Scheduler.Phase](repeating: .none, count: keys)
+    /// The deadline of every key's pending load after the previous operation.
+    var deadlines = [Duration?](repeating: nil, count: keys)
     /// How often the subtle cases happened.
     var coverage: [String: Int] = [
         "cancel": 0, "reprioritize": 0, "zombie reported": 0, "retry": 0, "retry started": 0,
         "stale timer": 0, "backing-off load dropped": 0, "group waiting": 0, "lowered while pending": 0,
+        "re-dated while pending": 0, "undated while pending": 0, "key already in group": 0, "keyed outcome": 0,
     ]
 
     init(seed: UInt64, slowLoads: Bool) {
@@ -264,7 +267,7 @@ private struct ModelDriver {
         divergence = nil
         var performed = false
         while !performed {
-            var roll = Int.random(in: 0..<1000, using: &random)
+            var roll = Int.random(in: 0..<1120, using: &random)
             if roll < 370 && model.interestTotal > Self.maxInterests { roll = 370 + roll % 130 }
             performed = perform(roll)
         }
@@ -292,7 +295,10 @@ private struct ModelDriver {
         case 975..<985: return removeGroup()
         case 985..<995: return setMaxConcurrentLoads()
         case 995..<998: return setRetryPolicy()
-        default: return withdrawAllInterests()
+        case 998..<1000: return withdrawAllInterests()
+        case 1000..<1050: return setInterestDeadline()
+        case 1050..<1090: return addKey()
+        default: return removeKey()
         }
     }
 
@@ -309,6 +315,11 @@ private struct ModelDriver {
 
     private mutating func randomPriority() -> FetchPriority { FetchPriority.allCases.randomElement(using: &random)! }
 
+    /// Half the time none; else one of a few values, so that deadlines tie often.
+    private mutating func randomDeadline() -> Duration? {
+        Bool.random(using: &random) ? nil : .milliseconds(10 * Int.random(in: 0..<6, using: &random))
+    }
+
     /// Mostly the prefetch levels, so that several groups often share a
     /// priority and the order in which they admit shows in the queue.
     private mutating func randomGroupPriority() -> FetchPriority {
@@ -318,9 +329,12 @@ private struct ModelDriver {
     private mutating func addDefaultInterest(payload: Int?) -> Bool {
         let key = randomKey()
         let priority = randomPriority()
-        let realID = real.addInterest(in: key, priority: priority, payload: payload)
-        let modelID = model.addInterest(in: key, priority: priority, group: 0, payload: payload)
-        log.append("i\(modelID) = addInterest(in: \(key), priority: .\(priority), payload: \(describe(payload)))")
+        let deadline = randomDeadline()
+        let realID = real.addInterest(in: key, priority: priority, deadline: deadline, payload: payload)
+        let modelID = model.addInterest(in: key, priority: priority, deadline: deadline, group: 0, payload: payload)
+        log.append(
+            "i\(modelID) = addInterest(in: \(key), priority: .\(priority), deadline: \(describe(deadline)), "
+                + "payload: \(describe(payload)))")
         interests.append(InterestHandle(real: realID, model: modelID))
         check(real.isLive(realID), true, "the new interest is live")
         return true
@@ -332,11 +346,14 @@ private struct ModelDriver {
         let payload = Bool.random(using: &random) ? takePayload() : nil
         // The priority is ignored for a group's interests: pass a random one to check.
         let priority = randomPriority()
-        let realID = real.addInterest(in: key, priority: priority, group: group.real, payload: payload)
-        let modelID = model.addInterest(in: key, priority: priority, group: group.model, payload: payload)
+        let deadline = randomDeadline()
+        let realID = real.addInterest(
+            in: key, priority: priority, deadline: deadline, group: group.real, payload: payload)
+        let modelID = model.addInterest(
+            in: key, priority: priority, deadline: deadline, group: group.model, payload: payload)
         log.append(
-            "i\(modelID) = addInterest(in: \(key), priority: .\(priority), group: g\(group.model), "
-                + "payload: \(describe(payload)))"
+            "i\(modelID) = addInterest(in: \(key), priority: .\(priority), deadline: \(describe(deadline)), "
+                + "group: g\(group.model), payload: \(describe(payload)))"
         )
         interests.append(InterestHandle(real: realID, model: modelID))
         if model.interests.last?.isAdmitted == false { coverage["group waiting", default: 0] += 1 }
@@ -375,6 +392,50 @@ private struct ModelDriver {
         real.setPriority(priority, of: handle.real)
         model.setPriority(priority, of: handle.model)
         log.append("setPriority(.\(priority), of: i\(handle.model))")
+        return true
+    }
+
+    private mutating func setInterestDeadline() -> Bool {
+        pruneInterests()
+        guard let handle = interests.randomElement(using: &random) else { return false }
+        let deadline = randomDeadline()
+        real.setDeadline(deadline, of: handle.real)
+        model.setDeadline(deadline, of: handle.model)
+        log.append("setDeadline(\(describe(deadline)), of: i\(handle.model))")
+        check(real.deadline(of: handle.real), model.deadline(of: handle.model), "deadline(of: i\(handle.model))")
+        return true
+    }
+
+    private mutating func addKey() -> Bool {
+        guard let group = groups.randomElement(using: &random) else { return makeGroup() }
+        let key = randomKey()
+        let deadline = randomDeadline()
+        let payload = Bool.random(using: &random) ? takePayload() : nil
+        let realID = real.addKey(key, to: group.real, deadline: deadline, payload: payload)
+        let modelID = model.addKey(key, to: group.model, deadline: deadline, payload: payload)
+        log.append(
+            "\(modelID.map { "i\($0)" } ?? "nil") = addKey(\(key), to: g\(group.model), "
+                + "deadline: \(describe(deadline)), payload: \(describe(payload)))")
+        check(realID != nil, modelID != nil, "whether addKey added an interest")
+        if let realID, let modelID {
+            interests.append(InterestHandle(real: realID, model: modelID))
+        } else {
+            coverage["key already in group", default: 0] += 1
+            // Never registered: the payload will not come back.
+            if let payload { endedPayloads.insert(payload) }
+        }
+        return true
+    }
+
+    private mutating func removeKey() -> Bool {
+        guard let group = groups.randomElement(using: &random) else { return false }
+        let key = randomKey()
+        let realResult = real.removeKey(key, from: group.real)
+        let modelResult = model.removeKey(key, from: group.model)
+        log.append("removeKey(\(key), from: g\(group.model)) -> \(modelResult)")
+        check(realResult.removed, modelResult.removed, "removeKey's result")
+        check(realResult.payload, modelResult.payload, "removeKey's payload")
+        if let payload = realResult.payload { end([payload]) }
         return true
     }
 
@@ -541,6 +602,8 @@ private struct ModelDriver {
 
     private func describe(_ payload: Int?) -> String { payload.map { "\($0)" } ?? "nil" }
 
+    private func describe(_ deadline: Duration?) -> String { deadline.map { "\($0)" } ?? "nil" }
+
     /// Payloads come back once: when the interest is satisfied, failed or withdrawn.
     private mutating func end(_ payloads: [Int]) {
         for payload in payloads where !endedPayloads.insert(payload).inserted {
@@ -632,17 +695,31 @@ private struct ModelDriver {
         let isTimer = log.last?.hasPrefix("retryTimerFired") == true
         let modelPhases = model.phases(ofKeysBelow: Self.keys)
         let modelCounts = model.interestCounts(ofKeysBelow: Self.keys)
+        let modelDeadlines = model.deadlines(ofKeysBelow: Self.keys)
         for key in 0..<Self.keys {
             check(real.phase(of: key), modelPhases[key], "phase(of: \(key))")
+            check(real.deadline(of: key), modelDeadlines[key], "deadline(of: \(key))")
+            if case .pending(let before) = phases[key], case .pending(let after) = modelPhases[key], before == after,
+                deadlines[key] != modelDeadlines[key]
+            {
+                coverage[modelDeadlines[key] == nil ? "undated while pending" : "re-dated while pending", default: 0] +=
+                    1
+            }
             check(real.interestCount(in: key), modelCounts[key], "interestCount(in: \(key))")
             countCoverage(from: phases[key], to: modelPhases[key], isTimer: isTimer)
         }
         phases = modelPhases
+        deadlines = modelDeadlines
         for group in groups {
             let modelGroup = model.group(group.model)!
             check(real.isLive(group.real), true, "isLive(g\(group.model))")
             check(real.priority(of: group.real), modelGroup.priority, "priority(of: g\(group.model))")
             check(real.isPaused(group.real), modelGroup.isPaused, "isPaused(g\(group.model))")
+            check(real.keyCount(in: group.real), model.keyCount(inGroup: group.model), "keyCount(in: g\(group.model))")
+            check(
+                real.completedCount(in: group.real), modelGroup.completedCount, "completedCount(in: g\(group.model))")
+            check(real.failedCount(in: group.real), modelGroup.failedCount, "failedCount(in: g\(group.model))")
+            if modelGroup.completedCount + modelGroup.failedCount > 0 { coverage["keyed outcome", default: 0] += 1 }
         }
         return divergence
     }
