@@ -26,6 +26,9 @@
 /// - At most `maxConcurrentFetches` loads run; the rest wait, highest priority
 ///   first, FIFO within a priority. A load shared by several requests runs at
 ///   the highest of their priorities.
+/// - A request may say when its item is predicted to appear
+///   (``fetchAsync(_:priority:deadline:completion:)``): within a priority,
+///   loads with a deadline start earliest first, ahead of those without one.
 /// - Failures reach every waiting request and are never cached; transient ones
 ///   are retried first, with bounded backoff on the injected clock.
 ///

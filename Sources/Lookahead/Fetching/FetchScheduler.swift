@@ -19,7 +19,7 @@ public import DequeModule
 /// - A *load* is the one piece of work per key that every interest in the key
 ///   shares (coalescing). A load is wanted while at least one of its interests is
 ///   *admitted*; it is cancelled only when the last admitted interest leaves
-///   (reference-counted cancellation). Its states are ``LoadState``: idle,
+///   (reference-counted cancellation). Its states (`LoadState`): idle,
 ///   pending (with its place in the queue), running, cancelled but still
 ///   running, backing off before a retry.
 /// - A *group* bundles the interests of one prefetcher: it can be paused, has
@@ -33,7 +33,7 @@ public import DequeModule
 ///   in a group that is not paused), and is due at the earliest of their
 ///   deadlines. Pending loads start highest priority first; within a priority,
 ///   those with a deadline first, earliest first, then those without one, FIFO
-///   (``PendingLoadQueue``). A pending load whose priority is lowered goes to
+///   (`PendingLoadQueue`). A pending load whose priority is lowered goes to
 ///   the front of its new priority and one raised goes to the back, so a change
 ///   of priority never lets a load overtake work that was already waiting at
 ///   the same level (the rule of Nuke's `TaskQueue`).

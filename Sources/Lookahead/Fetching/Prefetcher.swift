@@ -6,7 +6,10 @@
 /// it (the calls need not balance: a key is in the set or not). At most
 /// `maxConcurrentRequestCount` of its keys are being fetched at once, at the
 /// prefetcher's `priority` (low by default, below display requests); the rest
-/// wait their turn in the order they were asked for.
+/// wait their turn in the order they were asked for, or by when their items
+/// are predicted to appear (``startPrefetching(with:deadlines:)``). Its set of
+/// keys and their outcomes are kept by the scheduler's group, where the
+/// simulator's prefetchers keep theirs too.
 ///
 /// Its loads are the fetcher's loads: when a cell asks for a key that is being
 /// prefetched, the two share one load, which then runs at the display

@@ -35,14 +35,7 @@ struct AsyncFetcherDeadlineTests {
         second.setDeadline(.milliseconds(100))
 
         // Then the loads start 2, 3, then 1
-        var expected = [0]
-        for key in [2, 3, 1] {
-            gate.succeed(expected.last!, with: "")
-            expected.append(key)
-            await gate.waitForStarts(expected.count)
-        }
-        #expect(gate.started == [0, 2, 3, 1])
-        gate.succeed(1, with: "")
+        #expect(await startOrder(gate, after: 0, count: 3) == [0, 2, 3, 1])
         await fetcher.waitUntilIdle()
     }
 
@@ -62,16 +55,22 @@ struct AsyncFetcherDeadlineTests {
         #expect(prefetcher.outstandingCount == 3)
 
         // Then they start 1, 3, 2
-        var expected = [0]
-        for key in [1, 3, 2] {
-            gate.succeed(expected.last!, with: "")
-            expected.append(key)
-            await gate.waitForStarts(expected.count)
-        }
-        #expect(gate.started == [0, 1, 3, 2])
-        gate.succeed(2, with: "")
+        #expect(await startOrder(gate, after: 0, count: 3) == [0, 1, 3, 2])
         await fetcher.waitUntilIdle()
         #expect(prefetcher.completedCount == 3)
         #expect(prefetcher.outstandingCount == 0)
+    }
+
+    /// Finishes `first`, then each load as it starts, `count` times, one
+    /// slot at a time; returns the keys in the order they started.
+    private func startOrder(_ gate: LoadGate<Int, String>, after first: Int, count: Int) async -> [Int] {
+        var running = first
+        for started in 2...(count + 1) {
+            gate.succeed(running, with: "")
+            await gate.waitForStarts(started)
+            running = gate.started.last!
+        }
+        gate.succeed(running, with: "")
+        return gate.started
     }
 }

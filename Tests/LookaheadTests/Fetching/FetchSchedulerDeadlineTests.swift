@@ -13,7 +13,7 @@ struct FetchSchedulerDeadlineTests {
         // Given the only slot taken, and loads waiting at .normal: 1 undated, 2 due at 300 ms, 3 undated, 4 due at 100 ms
         var scheduler = Scheduler(maxConcurrentLoads: 1)
         scheduler.addInterest(in: 0, payload: 0)
-        let blocker = startedLoads(&scheduler)[0]
+        let blocker = scheduler.startedLoads()[0]
         scheduler.addInterest(in: 1, payload: 1)
         scheduler.addInterest(in: 2, deadline: .milliseconds(300), payload: 2)
         scheduler.addInterest(in: 3, payload: 3)
@@ -32,7 +32,7 @@ struct FetchSchedulerDeadlineTests {
         // Given the only slot taken, 1 at .low due now and 2 at .normal with no deadline
         var scheduler = Scheduler(maxConcurrentLoads: 1)
         scheduler.addInterest(in: 0, payload: 0)
-        let blocker = startedLoads(&scheduler)[0]
+        let blocker = scheduler.startedLoads()[0]
         scheduler.addInterest(in: 1, priority: .low, deadline: .zero, payload: 1)
         scheduler.addInterest(in: 2, priority: .normal, payload: 2)
 
@@ -44,7 +44,7 @@ struct FetchSchedulerDeadlineTests {
         // Given the only slot taken, 1 due at 100 ms and 2 at 200 ms
         var scheduler = Scheduler(maxConcurrentLoads: 1)
         scheduler.addInterest(in: 0, payload: 0)
-        let blocker = startedLoads(&scheduler)[0]
+        let blocker = scheduler.startedLoads()[0]
         let first = scheduler.addInterest(in: 1, deadline: .milliseconds(100), payload: 1)
         let second = scheduler.addInterest(in: 2, deadline: .milliseconds(200), payload: 2)
 
@@ -62,7 +62,7 @@ struct FetchSchedulerDeadlineTests {
         // Given the only slot taken, 1 due at 200 ms, 2 due at 100 ms
         var scheduler = Scheduler(maxConcurrentLoads: 1)
         scheduler.addInterest(in: 0, payload: 0)
-        let blocker = startedLoads(&scheduler)[0]
+        let blocker = scheduler.startedLoads()[0]
         scheduler.addInterest(in: 1, deadline: .milliseconds(200), payload: 1)
         let urgent = scheduler.addInterest(in: 2, deadline: .milliseconds(100), payload: 2)
 
@@ -90,7 +90,7 @@ struct FetchSchedulerDeadlineTests {
         #expect(scheduler.keyCount(in: group) == 2)
 
         // When 1 succeeds and 2 fails for good
-        let started = drain(&scheduler)
+        let started = scheduler.drainActions()
         for action in started {
             guard case .start(let id, let key, _) = action else { continue }
             if key == 1 {
@@ -112,11 +112,11 @@ struct FetchSchedulerDeadlineTests {
         // Given key 1 running in the only slot
         var scheduler = Scheduler(maxConcurrentLoads: 1)
         let first = scheduler.addInterest(in: 1, payload: 1)
-        let cancelled = startedLoads(&scheduler)[0]
+        let cancelled = scheduler.startedLoads()[0]
 
         // When its interest leaves and a new one arrives before the load ends
         scheduler.withdraw(first)
-        #expect(drain(&scheduler) == [.cancel(cancelled, 1)])
+        #expect(scheduler.drainActions() == [.cancel(cancelled, 1)])
         scheduler.addInterest(in: 1, payload: 2)
         scheduler.checkInvariants()
 
@@ -126,7 +126,7 @@ struct FetchSchedulerDeadlineTests {
 
         // And once the cancelled one ends, the new one starts and gets its own outcome
         #expect(scheduler.loadDidSucceed(cancelled) == nil)
-        let next = startedLoads(&scheduler)
+        let next = scheduler.startedLoads()
         #expect(next.count == 1)
         #expect(scheduler.loadDidSucceed(next[0]) == [2])
         #expect(scheduler.isIdle)
@@ -146,15 +146,5 @@ struct FetchSchedulerDeadlineTests {
             _ = scheduler.loadDidSucceed(id)
         }
         return order
-    }
-
-    private func drain(_ scheduler: inout Scheduler) -> [Scheduler.Action] {
-        var actions: [Scheduler.Action] = []
-        while let action = scheduler.nextAction() { actions.append(action) }
-        return actions
-    }
-
-    private func startedLoads(_ scheduler: inout Scheduler) -> [Scheduler.LoadID] {
-        drain(&scheduler).compactMap { if case .start(let id, _, _) = $0 { id } else { nil } }
     }
 }
