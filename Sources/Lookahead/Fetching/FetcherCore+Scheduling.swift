@@ -12,11 +12,7 @@ extension FetcherCore.State {
             switch action {
             case .start(let id, let key, _):
                 let job = FetcherCore.Job(id: id, key: key)
-                if spinningWorkers > ready.count {
-                    // A polling worker takes it without being woken.
-                    ready.append(job)
-                    effects.offersWork = true
-                } else if let (worker, continuation) = idleWorkers.popLast() {
+                if let (worker, continuation) = idleWorkers.popLast() {
                     executing[id.serial] = worker
                     effects.resumedWorkers.append((continuation, job))
                 } else if workerCount < scheduler.maxConcurrentLoads, !isShutDown {

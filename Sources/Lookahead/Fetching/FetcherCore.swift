@@ -66,9 +66,6 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         @usableFromInline var executing: [UInt64: Int] = [:]
         /// Workers whose load was cancelled: they take no further work.
         @usableFromInline var doomedWorkers: Set<Int> = []
-        /// Workers that found no work and are briefly polling for more before
-        /// they park (at most one).
-        @usableFromInline var spinningWorkers = 0
         @usableFromInline var tokens: [UInt64: TokenState] = [:]
         @usableFromInline var nextToken: UInt64 = 0
         @usableFromInline var prefetchers: [Int: PrefetcherBook] = [:]
@@ -96,7 +93,6 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         @usableFromInline var cancelledTasks: [Task<Void, Never>] = []
         @usableFromInline var retries: [(Scheduler.LoadID, Duration)] = []
         @usableFromInline var idleWaiters: [CheckedContinuation<Void, Never>] = []
-        @usableFromInline var offersWork = false
 
         @inlinable
         init() {}
@@ -183,10 +179,6 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     @usableFromInline let observers = LockedValue<(next: Int, handlers: [Int: @Sendable (FetchEvent<Key>) -> Void])>(
         (0, [:]))
 
-    /// Set when a job is left in `ready` for the polling worker, so that it
-    /// polls a small lock of its own instead of the fetcher's. Taken inside the
-    /// fetcher's lock, never the other way round.
-    @usableFromInline let workOffered = LockedValue(false)
 
     @inlinable
     init(
@@ -257,7 +249,6 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                 deliveries.withLock { $0.inProgress += count }
             }
             resumeIdleWaitersIfIdle(&state, into: &effects)
-            if effects.offersWork { workOffered.withLock { $0 = true } }
             return result
         }
         if !effects.isEmpty { perform(effects) }
