@@ -179,7 +179,6 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     @usableFromInline let observers = LockedValue<(next: Int, handlers: [Int: @Sendable (FetchEvent<Key>) -> Void])>(
         (0, [:]))
 
-
     @inlinable
     init(
         maxConcurrentLoads: Int,
