@@ -26,6 +26,9 @@
 /// - At most `maxConcurrentFetches` loads run; the rest wait, highest priority
 ///   first, FIFO within a priority. A load shared by several requests runs at
 ///   the highest of their priorities.
+/// - A request may say when its item is predicted to appear
+///   (``fetchAsync(_:priority:deadline:completion:)``): within a priority,
+///   loads with a deadline start earliest first, ahead of those without one.
 /// - Failures reach every waiting request and are never cached; transient ones
 ///   are retried first, with bounded backoff on the injected clock.
 ///
@@ -99,13 +102,36 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
         priority: FetchPriority = .normal,
         completion: (@Sendable (Result<Value, any Error>) -> Void)? = nil
     ) -> FetchRequest {
+        fetchAsync(key, priority: priority, deadline: nil, completion: completion)
+    }
+
+    /// Starts loading the value of `key` by a deadline, or joins the load
+    /// already running.
+    ///
+    /// As ``fetchAsync(_:priority:completion:)``, with when the item is
+    /// predicted to appear: among the loads waiting at the same priority, the
+    /// one due soonest starts first, ahead of those without a deadline. A
+    /// load shared by several requests is due at the earliest of their
+    /// deadlines. Change it later with ``FetchRequest/setDeadline(_:)``.
+    ///
+    /// - Parameter deadline: how long from now until the item is predicted
+    ///   to appear, on the fetcher's clock (negative: overdue); `nil` for none.
+    /// - Complexity: O(log n) with a deadline, O(1) amortized without.
+    @inlinable
+    @discardableResult
+    public func fetchAsync(
+        _ key: Key,
+        priority: FetchPriority = .normal,
+        deadline: Duration?,
+        completion: (@Sendable (Result<Value, any Error>) -> Void)? = nil
+    ) -> FetchRequest {
         // The common case in `cellForItemAt`: answered without the fetcher's lock.
         if let value = memoryCache.valueCountingHit(forKey: key) {
             completion?(.success(value))
             return FetchRequest(completedWith: priority)
         }
         let payload = completion.map { FetchPayload(.completion($0)) }
-        switch core.register(key, priority: priority, payload: payload, delivery: nil) {
+        switch core.register(key, priority: priority, deadline: deadline, payload: payload, delivery: nil) {
         case .registered(let request):
             return request
         case .cached(let value):

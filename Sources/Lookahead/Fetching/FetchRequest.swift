@@ -69,6 +69,18 @@ public struct FetchRequest: Sendable {
         get { owner?.priority(of: interest) ?? requestedPriority }
         nonmutating set { owner?.setPriority(newValue, of: interest) }
     }
+
+    /// Changes when the request's item is predicted to appear: how long from
+    /// now, on the fetcher's clock (negative: overdue), or `nil` for no
+    /// deadline. Within a priority, queued loads start earliest deadline
+    /// first; a load already running keeps running. Does nothing once the
+    /// request has ended.
+    ///
+    /// - Complexity: O(log n) plus the requests for its key.
+    @inlinable
+    public func setDeadline(_ deadline: Duration?) {
+        owner?.setDeadline(deadline, of: interest)
+    }
 }
 
 /// Identifies the interest behind a ``FetchRequest`` without naming the
@@ -94,6 +106,7 @@ protocol FetchRequestOwner: AnyObject, Sendable {
     func cancelRequest(_ interest: FetchInterestHandle)
     func setPriority(_ priority: FetchPriority, of interest: FetchInterestHandle)
     func priority(of interest: FetchInterestHandle) -> FetchPriority?
+    func setDeadline(_ deadline: Duration?, of interest: FetchInterestHandle)
 }
 
 /// A completion waiting to be delivered that a cancellation can still take back.

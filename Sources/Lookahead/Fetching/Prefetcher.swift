@@ -6,7 +6,10 @@
 /// it (the calls need not balance: a key is in the set or not). At most
 /// `maxConcurrentRequestCount` of its keys are being fetched at once, at the
 /// prefetcher's `priority` (low by default, below display requests); the rest
-/// wait their turn in the order they were asked for.
+/// wait their turn in the order they were asked for, or by when their items
+/// are predicted to appear (``startPrefetching(with:deadlines:)``). Its set of
+/// keys and their outcomes are kept by the scheduler's group, where the
+/// simulator's prefetchers keep theirs too.
 ///
 /// Its loads are the fetcher's loads: when a cell asks for a key that is being
 /// prefetched, the two share one load, which then runs at the display
@@ -70,7 +73,7 @@ public final class Prefetcher<Key: Hashable & Sendable, Value: Sendable>: Sendab
         self.isAvailable = isAvailable
         self.group = fetcher.core.update { state, _ in
             let group = state.scheduler.makeGroup(priority: priority, admissionLimit: maxConcurrentRequestCount)
-            state.prefetchers[group.index] = FetcherCore.PrefetcherBook()
+            state.prefetchers[group.index] = FetcherCore.PrefetcherBook(group: group)
             return group
         }
     }
@@ -94,23 +97,66 @@ public final class Prefetcher<Key: Hashable & Sendable, Value: Sendable>: Sendab
     ///
     /// - Complexity: O(`keys.count`).
     public func startPrefetching(with keys: [Key]) {
+        prefetch(keys, deadlines: nil)
+    }
+
+    /// Adds `keys` to the set to prefetch, each with when its item is
+    /// predicted to appear: among this prefetcher's keys waiting for a slot,
+    /// the one due soonest starts first.
+    ///
+    /// As ``startPrefetching(with:)`` otherwise; a key already in the set
+    /// takes its new deadline.
+    ///
+    /// - Parameters:
+    ///   - keys: the keys to prefetch.
+    ///   - deadlines: for each key, how long from now until its item is
+    ///     predicted to appear, on the fetcher's clock (negative: overdue).
+    /// - Complexity: O(`keys.count` × log n).
+    public func startPrefetching(with keys: [Key], deadlines: [Duration]) {
+        precondition(
+            deadlines.count == keys.count,
+            "startPrefetching(with:deadlines:): \(keys.count) keys but \(deadlines.count) deadlines")
+        prefetch(keys, deadlines: deadlines)
+    }
+
+    /// Changes when `key`'s item is predicted to appear (how long from now,
+    /// on the fetcher's clock), or removes its deadline with `nil`. Does
+    /// nothing when `key` is not in the set.
+    /// - Complexity: O(log n).
+    public func setDeadline(_ deadline: Duration?, for key: Key) {
+        let group = self.group
+        let core = fetcher.core
+        let due = deadline.map { core.timeline() + $0 }
+        core.update { state, _ in state.scheduler.setDeadline(due, forKey: key, in: group) }
+    }
+
+    /// Adds keys to the set, with their deadlines from now if given.
+    func prefetch(_ keys: [Key], deadlines: [Duration]?) {
         guard !keys.isEmpty else { return }
         let group = self.group
-        // Asked before taking the fetcher's lock: a disk lookup hashes the key.
+        let core = fetcher.core
+        // Asked before taking the fetcher's lock: a disk lookup hashes the key,
+        // and the clock is the user's.
         let available = keys.map(isAvailable)
-        fetcher.core.update { state, effects in
+        let now = deadlines == nil ? Duration.zero : core.timeline()
+        core.update { state, effects in
             guard var book = state.prefetchers[group.index] else { return }
             var skippedAny = false
-            for (key, isAvailable) in zip(keys, available) where book.interests[key] == nil {
-                if isAvailable {
+            for (index, key) in keys.enumerated() {
+                let due = deadlines.map { now + $0[index] }
+                if state.scheduler.containsKey(key, in: group) {
+                    if deadlines != nil { state.scheduler.setDeadline(due, forKey: key, in: group) }
+                    continue
+                }
+                if available[index] {
                     book.skipped += 1
                     skippedAny = true
                     continue
                 }
-                book.interests[key] = state.scheduler.addInterest(
-                    in: key, group: group, payload: FetchPayload(.prefetch(group: group.index)))
+                state.scheduler.addKey(
+                    key, to: group, deadline: due, payload: FetchPayload(.prefetch(group: group.index)))
             }
-            if skippedAny, book.interests.isEmpty, let didComplete = book.didComplete {
+            if skippedAny, state.scheduler.keyCount(in: group) == 0, let didComplete = book.didComplete {
                 effects.notifications.append(didComplete)
             }
             state.prefetchers[group.index] = book
@@ -125,13 +171,9 @@ public final class Prefetcher<Key: Hashable & Sendable, Value: Sendable>: Sendab
         guard !keys.isEmpty else { return }
         let group = self.group
         fetcher.core.update { state, _ in
-            guard var book = state.prefetchers[group.index] else { return }
             for key in keys {
-                if let id = book.interests.removeValue(forKey: key) {
-                    _ = state.scheduler.withdraw(id)
-                }
+                state.scheduler.removeKey(key, from: group)
             }
-            state.prefetchers[group.index] = book
         }
     }
 
@@ -142,7 +184,6 @@ public final class Prefetcher<Key: Hashable & Sendable, Value: Sendable>: Sendab
         let group = self.group
         fetcher.core.update { state, _ in
             _ = state.scheduler.withdrawAll(inGroup: group)
-            state.prefetchers[group.index]?.interests.removeAll()
         }
     }
 
@@ -183,15 +224,11 @@ public final class Prefetcher<Key: Hashable & Sendable, Value: Sendable>: Sendab
     }
 
     /// Prefetches that produced a value.
-    public var completedCount: Int { book.completed }
+    public var completedCount: Int { fetcher.core.state.withLock { $0.scheduler.completedCount(in: group) } }
     /// Prefetches that failed for good.
-    public var failedCount: Int { book.failed }
+    public var failedCount: Int { fetcher.core.state.withLock { $0.scheduler.failedCount(in: group) } }
     /// Keys that were already cached when asked for.
-    public var skippedCount: Int { book.skipped }
+    public var skippedCount: Int { fetcher.core.state.withLock { $0.prefetchers[group.index]?.skipped ?? 0 } }
     /// Keys in the set that have not completed yet.
-    public var outstandingCount: Int { book.interests.count }
-
-    var book: FetcherCore<Key, Value>.PrefetcherBook {
-        fetcher.core.state.withLock { $0.prefetchers[group.index] ?? .init() }
-    }
+    public var outstandingCount: Int { fetcher.core.state.withLock { $0.scheduler.keyCount(in: group) } }
 }

@@ -8,7 +8,10 @@ import Lookahead
 /// pending load carries an order stamp, taken from a counter that grows when
 /// the load joins the back of its priority and from one that shrinks when it
 /// joins the front, and the next load to start is the pending one with the
-/// highest priority and, within it, the smallest stamp.
+/// highest priority and, within it, the earliest deadline (the earliest among
+/// its active interests; loads without one come after those with one), then
+/// the smallest stamp. A load whose deadline changes keeps its stamp, unless
+/// it loses its deadline: then it joins the back of the loads without one.
 ///
 /// Where the documentation leaves an order open (which of several loads is
 /// reconciled first, which group admits first), the model does what the
@@ -58,6 +61,9 @@ struct ReferenceScheduler {
         let group: Int
         var priority: FetchPriority
         let payload: Int?
+        var deadline: Duration?
+        /// Whether the interest is its group's entry for its key (`addKey`).
+        var isKeyed = false
         var isAdmitted = false
         /// When the interest was admitted: a group's admitted interests are
         /// visited in this order.
@@ -76,11 +82,14 @@ struct ReferenceScheduler {
         var isPaused = false
         var priority: FetchPriority
         var admissionLimit: Int
+        var completedCount = 0
+        var failedCount = 0
     }
 
     enum LoadState: Equatable {
         case idle
-        case pending(FetchPriority, stamp: Int)
+        /// Ordered by this deadline, the one it had when last placed.
+        case pending(FetchPriority, stamp: Int, deadline: Duration?)
         case running(serial: UInt64, FetchPriority)
         case backingOff(serial: UInt64)
     }
@@ -148,7 +157,7 @@ struct ReferenceScheduler {
         guard let load = loads.first(where: { $0.key == key }) else { return .none }
         switch load.state {
         case .idle: return .idle
-        case .pending(let priority, _): return .pending(priority)
+        case .pending(let priority, _, _): return .pending(priority)
         case .running(_, let priority): return .running(priority)
         case .backingOff: return .backingOff
         }
@@ -161,13 +170,26 @@ struct ReferenceScheduler {
             phases[load.key] =
                 switch load.state {
                 case .idle: .idle
-                case .pending(let priority, _): .pending(priority)
+                case .pending(let priority, _, _): .pending(priority)
                 case .running(_, let priority): .running(priority)
                 case .backingOff: .backingOff
                 }
         }
         return phases
     }
+
+    /// The deadlines pending loads of keys `0..<count` are ordered by, in one pass.
+    func deadlines(ofKeysBelow count: Int) -> [Duration?] {
+        var deadlines = [Duration?](repeating: nil, count: count)
+        for load in loads where load.key < count {
+            if case .pending(_, _, let deadline) = load.state { deadlines[load.key] = deadline }
+        }
+        return deadlines
+    }
+
+    func deadline(of id: Int) -> Duration? { interests.first { $0.id == id }?.deadline }
+
+    func keyCount(inGroup id: Int) -> Int { interests.count { $0.group == id && $0.isKeyed } }
 
     /// The interest counts of keys `0..<count`, in one pass.
     func interestCounts(ofKeysBelow count: Int) -> [Int] {
@@ -183,13 +205,19 @@ struct ReferenceScheduler {
 
     // MARK: Interests
 
-    mutating func addInterest(in key: Int, priority: FetchPriority, group: Int, payload: Int?) -> Int {
+    mutating func addInterest(
+        in key: Int, priority: FetchPriority, deadline: Duration? = nil, group: Int, payload: Int?,
+        isKeyed: Bool = false
+    ) -> Int {
         precondition(group == 0 || isLive(group: group), "model: addInterest to a removed group")
         if !loads.contains(where: { $0.key == key }) { loads.append(Load(key: key)) }
         let id = nextInterestID
         nextInterestID += 1
         let interestPriority = group == 0 ? priority : self.group(group)!.priority
-        interests.append(Interest(id: id, key: key, group: group, priority: interestPriority, payload: payload))
+        interests.append(
+            Interest(
+                id: id, key: key, group: group, priority: interestPriority, payload: payload, deadline: deadline,
+                isKeyed: isKeyed))
         if group == 0 {
             admit(interests.count - 1)
         } else {
@@ -208,6 +236,28 @@ struct ReferenceScheduler {
         if interest.group != 0 { touchedGroups.append(interest.group) }
         settle()
         return payload
+    }
+
+    /// A group holds one keyed interest per key: `nil` when the key has one.
+    mutating func addKey(_ key: Int, to group: Int, deadline: Duration?, payload: Int?) -> Int? {
+        guard !interests.contains(where: { $0.group == group && $0.key == key && $0.isKeyed }) else { return nil }
+        return addInterest(
+            in: key, priority: .normal, deadline: deadline, group: group, payload: payload, isKeyed: true)
+    }
+
+    mutating func removeKey(_ key: Int, from group: Int) -> (removed: Bool, payload: Int?) {
+        guard let interest = interests.first(where: { $0.group == group && $0.key == key && $0.isKeyed }) else {
+            return (false, nil)
+        }
+        return (true, withdraw(interest.id))
+    }
+
+    mutating func setDeadline(_ deadline: Duration?, of id: Int) {
+        guard let index = interests.firstIndex(where: { $0.id == id }) else { return }
+        guard interests[index].deadline != deadline else { return }
+        interests[index].deadline = deadline
+        reconcile(interests[index].key)
+        settle()
     }
 
     mutating func withdrawPrefetchInterests(in key: Int) -> Int {
@@ -328,7 +378,7 @@ struct ReferenceScheduler {
         }
         let key = runningKey(serial)
         statistics.loadsCompleted += 1
-        let payloads = endAllInterests(in: key)
+        let payloads = endAllInterests(in: key, succeeded: true)
         settle()
         return payloads
     }
@@ -349,7 +399,7 @@ struct ReferenceScheduler {
             return .retry(after: delay)
         }
         statistics.loadsFailed += 1
-        let payloads = endAllInterests(in: key)
+        let payloads = endAllInterests(in: key, succeeded: false)
         settle()
         return .deliver(payloads)
     }
@@ -357,8 +407,9 @@ struct ReferenceScheduler {
     mutating func retryTimerFired(_ serial: UInt64) {
         guard let position = loads.firstIndex(where: { $0.state == .backingOff(serial: serial) }) else { return }
         loads[position].state = .idle
-        if let priority = activePriority(of: loads[position].key) {
-            loads[position].state = .pending(priority, stamp: frontStamp())
+        let key = loads[position].key
+        if let priority = activePriority(of: key) {
+            loads[position].state = .pending(priority, stamp: frontStamp(), deadline: activeDeadline(of: key))
         }
         settle()
     }
@@ -385,6 +436,10 @@ struct ReferenceScheduler {
 
     private func activePriority(of key: Int) -> FetchPriority? {
         interests.lazy.filter { $0.key == key && $0.isActive }.map(\.priority).max()
+    }
+
+    private func activeDeadline(of key: Int) -> Duration? {
+        interests.lazy.filter { $0.key == key && $0.isActive }.compactMap(\.deadline).min()
     }
 
     private func admittedCount(of key: Int) -> Int {
@@ -438,9 +493,12 @@ struct ReferenceScheduler {
 
     /// Every interest of the key ends, waiting ones included, in the order
     /// they came; the key is forgotten.
-    private mutating func endAllInterests(in key: Int) -> [Int] {
+    private mutating func endAllInterests(in key: Int, succeeded: Bool) -> [Int] {
         var payloads: [Int] = []
         while let index = interests.firstIndex(where: { $0.key == key }) {
+            if interests[index].isKeyed, let group = groups.firstIndex(where: { $0.id == interests[index].group }) {
+                if succeeded { groups[group].completedCount += 1 } else { groups[group].failedCount += 1 }
+            }
             if let payload = detach(index) { payloads.append(payload) }
         }
         loads.removeAll { $0.key == key }
@@ -458,19 +516,25 @@ struct ReferenceScheduler {
     private mutating func reconcile(_ key: Int) {
         guard let position = loads.firstIndex(where: { $0.key == key }) else { return }
         let wanted = activePriority(of: key)
+        let deadline = activeDeadline(of: key)
         switch loads[position].state {
         case .idle:
             if let wanted {
-                loads[position].state = .pending(wanted, stamp: backStamp())
+                loads[position].state = .pending(wanted, stamp: backStamp(), deadline: deadline)
             } else {
                 forgetIfUnused(key)
             }
-        case .pending(let current, _):
+        case .pending(let current, let stamp, let currentDeadline):
             if let wanted {
                 if wanted < current {
-                    loads[position].state = .pending(wanted, stamp: frontStamp())
+                    loads[position].state = .pending(wanted, stamp: frontStamp(), deadline: deadline)
                 } else if wanted > current {
-                    loads[position].state = .pending(wanted, stamp: backStamp())
+                    loads[position].state = .pending(wanted, stamp: backStamp(), deadline: deadline)
+                } else if deadline != currentDeadline {
+                    // Re-dated, it keeps its place among its peers; without a
+                    // deadline any more, it joins the back of the undated.
+                    let newStamp = deadline == nil ? backStamp() : stamp
+                    loads[position].state = .pending(wanted, stamp: newStamp, deadline: deadline)
                 }
             } else {
                 loads[position].state = .idle
@@ -501,19 +565,35 @@ struct ReferenceScheduler {
     }
 
     /// Groups admit what they can (last touched first), then pending loads
-    /// start while there is room: highest priority first, smallest stamp within.
+    /// start while there is room: highest priority first, then the earliest
+    /// deadline (none comes last), then the smallest stamp.
+    private static func startsBefore(
+        _ priority: FetchPriority, _ deadline: Duration?, _ stamp: Int,
+        _ otherPriority: FetchPriority, _ otherDeadline: Duration?, _ otherStamp: Int
+    ) -> Bool {
+        if priority != otherPriority { return priority > otherPriority }
+        switch (deadline, otherDeadline) {
+        case (let mine?, let other?) where mine != other: return mine < other
+        case (.some, nil): return true
+        case (nil, .some): return false
+        default: return stamp < otherStamp
+        }
+    }
+
     private mutating func settle() {
         while let group = touchedGroups.popLast() {
             if isLive(group: group) { admitWaiting(inGroup: group) }
         }
         while runningCount < maxConcurrentLoads {
-            var next: (position: Int, priority: FetchPriority, stamp: Int)?
+            var next: (position: Int, priority: FetchPriority, deadline: Duration?, stamp: Int)?
             for (position, load) in loads.enumerated() {
-                guard case .pending(let priority, let stamp) = load.state else { continue }
-                if let best = next, best.priority > priority || (best.priority == priority && best.stamp < stamp) {
+                guard case .pending(let priority, let stamp, let deadline) = load.state else { continue }
+                if let best = next,
+                    Self.startsBefore(best.priority, best.deadline, best.stamp, priority, deadline, stamp)
+                {
                     continue
                 }
-                next = (position, priority, stamp)
+                next = (position, priority, deadline, stamp)
             }
             guard let next else { return }
             let serial = nextSerial

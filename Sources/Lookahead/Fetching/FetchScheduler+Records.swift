@@ -1,0 +1,130 @@
+/// The load/interest model of ``FetchScheduler``: what a driver is told to do
+/// (actions, failure dispositions) and the records the scheduler keeps for
+/// each load, interest and group, with the states a load goes through.
+extension FetchScheduler {
+    /// What the driver must do.
+    public enum Action {
+        /// Start loading `key`; report the outcome with `loadDidSucceed` or `loadDidFail`.
+        case start(LoadID, Key, FetchPriority)
+        /// Stop the running load: nobody wants it any more. The driver still
+        /// reports its end (it is then discarded), which frees its slot.
+        case cancel(LoadID, Key)
+        /// The priority of a running load changed (a driver may pass it on to
+        /// the network layer; nothing else depends on it).
+        case reprioritize(LoadID, Key, FetchPriority)
+    }
+
+    /// What happens after a failed attempt.
+    public enum FailureDisposition {
+        /// The failure is final: hand it to these payloads. Nothing is cached.
+        case deliver([Payload])
+        /// Try again: call `retryTimerFired` after this delay on the driver's clock.
+        case retry(after: Duration)
+        /// The load had been cancelled; its outcome concerns nobody.
+        case discarded
+    }
+
+    /// Where one load stands. The transitions (every one in `reconcile`,
+    /// `startLoads` and the outcome events):
+    ///
+    /// ```
+    /// idle ──wanted──▶ pending ──slot free──▶ running ──success/final failure──▶ (freed)
+    ///  ▲                 │                       │ ╲──transient failure──▶ backingOff ──timer──▶ pending
+    ///  └──not wanted─────┘                       └──nobody wants it──▶ cancelled ──reported──▶ (freed)
+    /// ```
+    @usableFromInline
+    enum LoadState {
+        /// Interests wait for the key, none of them active.
+        case idle
+        /// In the queue at this priority, ordered by this deadline (`nil`:
+        /// FIFO after the loads that have one).
+        case pending(FetchPriority, deadline: Duration?)
+        /// Started as attempt `serial`, at this priority.
+        case running(serial: UInt64, FetchPriority)
+        /// Attempt `serial` was cancelled but has not ended: it holds a slot
+        /// of the concurrency limit until the driver reports it. The record is
+        /// no longer the key's (a new load of the key has a record of its own).
+        case cancelled(serial: UInt64)
+        /// Attempt `serial` failed transiently; the retry timer will queue it again.
+        case backingOff(serial: UInt64)
+    }
+
+    @usableFromInline
+    struct LoadRecord {
+        @usableFromInline var key: Key
+        @usableFromInline var state: LoadState = .idle
+        /// The first and last interest in the key, linked through the interest records.
+        @usableFromInline var head = -1
+        @usableFromInline var tail = -1
+        @usableFromInline var interestCount = 0
+        @usableFromInline var admittedCount = 0
+        /// The active interests (admitted, group not paused) by priority.
+        @usableFromInline var active = PriorityCounts()
+        /// The active interests that carry a deadline: when zero, the load
+        /// has no deadline and nothing walks its interests to find one.
+        @usableFromInline var datedCount = 0
+        /// Failed attempts of this load: the retry budget it has used.
+        @usableFromInline var failures = 0
+
+        @inlinable
+        init(key: Key) { self.key = key }
+    }
+
+    @usableFromInline
+    struct InterestRecord {
+        @usableFromInline var generation: UInt32 = 0
+        @usableFromInline var isLive = false
+        @usableFromInline var load = -1
+        @usableFromInline var group = 0
+        @usableFromInline var priority: FetchPriority = .normal
+        @usableFromInline var deadline: Duration?
+        @usableFromInline var isAdmitted = false
+        @usableFromInline var hasPayload = false
+        /// Whether the interest is its group's entry for its key (see `addKey`).
+        @usableFromInline var isKeyed = false
+        @usableFromInline var loadPrevious = -1
+        @usableFromInline var loadNext = -1
+        @usableFromInline var groupPrevious = -1
+        @usableFromInline var groupNext = -1
+
+        @inlinable
+        init() {}
+    }
+
+    @usableFromInline
+    struct GroupRecord {
+        @usableFromInline var generation: UInt32 = 0
+        @usableFromInline var isLive = false
+        @usableFromInline var isPaused = false
+        @usableFromInline var priority: FetchPriority = .low
+        @usableFromInline var admissionLimit = Int.max
+        @usableFromInline var admittedCount = 0
+        @usableFromInline var admitted = ListEnds()
+        @usableFromInline var waiting = ListEnds()
+        /// The group's keyed interests: key → interest slot.
+        @usableFromInline var keys: [Key: Int] = [:]
+        /// Keyed interests whose load succeeded, or failed for good.
+        @usableFromInline var completedCount = 0
+        @usableFromInline var failedCount = 0
+
+        @inlinable
+        init() {}
+    }
+
+    @usableFromInline
+    struct ListEnds {
+        @usableFromInline var head = -1
+        @usableFromInline var tail = -1
+
+        @inlinable
+        init() {}
+    }
+}
+
+extension FetchScheduler.Action: Sendable where Key: Sendable {}
+extension FetchScheduler.Action: Equatable where Key: Equatable {}
+extension FetchScheduler.LoadRecord: Sendable where Key: Sendable {}
+extension FetchScheduler.InterestRecord: Sendable {}
+extension FetchScheduler.LoadState: Sendable {}
+extension FetchScheduler.GroupRecord: Sendable where Key: Sendable {}
+extension FetchScheduler.ListEnds: Sendable {}

@@ -1,0 +1,133 @@
+public import DequeModule
+
+/// How ``FetcherCore`` drives its ``FetchScheduler``: the scheduler's actions
+/// performed on the worker pool, load outcomes reported back, ended
+/// interests turned into deliveries; and the requests' handle calls.
+extension FetcherCore.State {
+    /// Performs the scheduler's actions as far as the state goes; the rest is
+    /// left in `effects`.
+    @inlinable
+    mutating func drainActions(into effects: inout FetcherCore.Effects) {
+        while let action = scheduler.nextAction() {
+            switch action {
+            case .start(let id, let key, _):
+                let job = FetcherCore.Job(id: id, key: key)
+                if let (worker, continuation) = idleWorkers.popLast() {
+                    executing[id.serial] = worker
+                    effects.resumedWorkers.append((continuation, job))
+                } else if workerCount < scheduler.maxConcurrentLoads, !isShutDown {
+                    spawnWorker(for: job, into: &effects)
+                } else {
+                    ready.append(job)
+                }
+            case .cancel(let id, _):
+                if let index = ready.firstIndex(where: { $0.id == id }) {
+                    // Never handed to a worker: it never runs.
+                    ready.remove(at: index)
+                    _ = scheduler.loadDidFail(id, isTransient: false)
+                } else if let worker = executing[id.serial] {
+                    doomedWorkers.insert(worker)
+                    if let task = workerTasks[worker] { effects.cancelledTasks.append(task) }
+                }
+            case .reprioritize:
+                // Task priorities cannot change once a task runs; the order of
+                // what has not started is the scheduler's business.
+                break
+            }
+        }
+    }
+
+    /// Reports a load's outcome to the scheduler and collects its deliveries.
+    @inlinable
+    mutating func record(
+        _ result: Result<Value, any Error>,
+        of job: FetcherCore.Job,
+        isTransient: (any Error) -> Bool,
+        into effects: inout FetcherCore.Effects
+    ) {
+        switch result {
+        case .success:
+            guard let payloads = scheduler.loadDidSucceed(job.id) else { return }
+            collect(payloads, result: result, key: job.key, into: &effects)
+        case .failure(let error):
+            let transient = !(error is CancellationError) && isTransient(error)
+            switch scheduler.loadDidFail(job.id, isTransient: transient) {
+            case .deliver(let payloads):
+                collect(payloads, result: result, key: job.key, into: &effects)
+            case .retry(let delay):
+                effects.retries.append((job.id, delay))
+            case .discarded:
+                break
+            }
+        }
+    }
+
+    /// Settles the bookkeeping of ended interests and queues their deliveries.
+    @inlinable
+    mutating func collect(
+        _ payloads: [FetchPayload<Value>],
+        result: Result<Value, any Error>,
+        key: Key?,
+        into effects: inout FetcherCore.Effects
+    ) {
+        guard !payloads.isEmpty else { return }
+        var needsDelivery = false
+        for payload in payloads {
+            switch payload.kind {
+            case .completion:
+                needsDelivery = true
+            case .continuation(let token, _):
+                tokens[token] = nil
+                needsDelivery = true
+            case .prefetch(let group):
+                // The scheduler's group has counted the outcome and dropped the key.
+                guard key != nil, let book = prefetchers[group] else { continue }
+                if scheduler.keyCount(in: book.group) == 0, let didComplete = book.didComplete {
+                    effects.notifications.append(didComplete)
+                }
+            }
+        }
+        if needsDelivery {
+            effects.deliveries.append((result, payloads))
+        }
+    }
+}
+
+extension FetcherCore: FetchRequestOwner {
+    @usableFromInline
+    func cancelRequest(_ interest: FetchInterestHandle) {
+        update { state, effects in
+            let id = Scheduler.InterestID(slot: interest.slot, generation: interest.generation)
+            // `nil` once the result was handed over: then it stands.
+            guard let payload = state.scheduler.withdraw(id) else { return }
+            effects.deliveries.append((.failure(CancellationError()), [payload]))
+        }
+        // A main-actor completion handed its result but not yet run is taken back too.
+        interest.delivery?.cancelDelivery()
+    }
+
+    @usableFromInline
+    func setPriority(_ priority: FetchPriority, of interest: FetchInterestHandle) {
+        update { state, _ in
+            let id = Scheduler.InterestID(slot: interest.slot, generation: interest.generation)
+            state.scheduler.setPriority(priority, of: id)
+        }
+    }
+
+    @usableFromInline
+    func setDeadline(_ deadline: Duration?, of interest: FetchInterestHandle) {
+        // Read before the lock: the clock is the user's.
+        let due = deadline.map { timeline() + $0 }
+        update { state, _ in
+            let id = Scheduler.InterestID(slot: interest.slot, generation: interest.generation)
+            state.scheduler.setDeadline(due, of: id)
+        }
+    }
+
+    @usableFromInline
+    func priority(of interest: FetchInterestHandle) -> FetchPriority? {
+        state.withLock { state in
+            state.scheduler.priority(of: Scheduler.InterestID(slot: interest.slot, generation: interest.generation))
+        }
+    }
+}
