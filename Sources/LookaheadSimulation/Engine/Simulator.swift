@@ -33,16 +33,10 @@ public struct Simulator: Sendable {
     /// Runs one strategy, also measuring the wall-clock time its decisions took.
     ///
     /// The oracle plans several clairvoyant schedules and keeps the one with
-    /// the fewest blank cell-frames (then the fewest requests): knowing the
-    /// future includes knowing which plan works out.
+    /// the fewest blank cell-frames (``runOracle()``).
     public func runTimed(_ strategy: SimulationStrategy) -> (result: StrategyResult, timing: SimulationTiming) {
         guard strategy == .oracle else { return runTimed(strategy, plan: .earliestDeadlineFirst) }
-        var problem = LowerBoundProblem(scenario: scenario)
-        let shownFrom = problem.solve(iterations: 400).shownFrom
-        let runs = OraclePlan.allCases.map { runTimed(.oracle, plan: $0, relaxationShownFrom: shownFrom) }
-        return runs.min {
-            ($0.result.blankCellFrames, $0.result.requests) < ($1.result.blankCellFrames, $1.result.requests)
-        }!
+        return runOracle()
     }
 
     func runTimed(
