@@ -96,64 +96,73 @@ struct OracleSearch {
         return order
     }
 
+    /// One pass's bookkeeping: the order's prefix states, what it shows,
+    /// whether the pass changed it.
+    private struct Sweep {
+        var states: [OracleTimeline.State]
+        var total: Int
+        var changed = false
+    }
+
+    private func sweep(_ order: [Int]) -> Sweep {
+        let states = timeline.prefixStates(of: order)
+        return Sweep(states: states, total: states.last!.shown)
+    }
+
+    /// Records a change to `order` from `position` on that shows `shown`.
+    private mutating func accept(_ shown: Int, in sweep: inout Sweep, order: [Int], from position: Int) {
+        sweep.total = shown
+        sweep.changed = true
+        refresh(&sweep.states, of: order, from: position)
+    }
+
     /// Leaves out each item in turn where that shows more.
     private mutating func dropPass(_ order: inout [Int]) -> Bool {
-        var states = timeline.prefixStates(of: order)
-        var total = states.last!.shown
-        var changed = false
+        var pass = sweep(order)
         var position = 0
         while position < order.count, budget > 0 {
-            let without = timeline.shown(order, from: position + 1, after: states[position])
+            let without = timeline.shown(order, from: position + 1, after: pass.states[position])
             budget -= order.count - position
-            if without > total {
-                order.remove(at: position)
-                total = without
-                changed = true
-                refresh(&states, of: order, from: position)
-            } else {
+            guard without > pass.total else {
                 position += 1
+                continue
             }
+            order.remove(at: position)
+            accept(without, in: &pass, order: order, from: position)
         }
-        return changed
+        return pass.changed
     }
 
     /// Puts each left-out item back at its deadline's place where that shows more.
     private mutating func insertPass(_ order: inout [Int]) -> Bool {
         let included = Set(order)
-        var states = timeline.prefixStates(of: order)
-        var total = states.last!.shown
-        var changed = false
+        var pass = sweep(order)
         for item in deadlineOrder where !included.contains(item) {
             guard budget > 0 else { break }
             let rank = deadlineRank[item]!
             let position = order.firstIndex { deadlineRank[$0]! > rank } ?? order.count
-            var state = states[position]
+            var state = pass.states[position]
             guard timeline.release(item, after: &state) != nil else { continue }
             let with = timeline.shown(order, from: position, after: state)
             budget -= order.count - position + 1
-            if with > total {
-                order.insert(item, at: position)
-                total = with
-                changed = true
-                refresh(&states, of: order, from: position)
-            }
+            guard with > pass.total else { continue }
+            order.insert(item, at: position)
+            accept(with, in: &pass, order: order, from: position)
         }
-        return changed
+        return pass.changed
     }
 
     /// Moves each item earlier, by 1, 2, 4, … 32 places, where that shows
     /// the most (and more than where it is).
     private mutating func relocatePass(_ order: inout [Int]) -> Bool {
-        var states = timeline.prefixStates(of: order)
-        var total = states.last!.shown
-        var changed = false
-        var position = 1
-        while position < order.count, budget > 0 {
-            var best = (shown: total, target: position)
+        var pass = sweep(order)
+        for position in order.indices.dropFirst() {
+            guard budget > 0 else { break }
+            var best = (shown: pass.total, target: position)
             var distance = 1
             while distance <= 32, distance <= position {
                 let target = position - distance
-                var state = states[target]
+                var state = pass.states[target]
                 _ = timeline.release(order[position], after: &state)
                 for index in target..<position { _ = timeline.release(order[index], after: &state) }
                 let moved = timeline.shown(order, from: position + 1, after: state)
@@ -161,15 +170,11 @@ struct OracleSearch {
                 if moved > best.shown { best = (moved, target) }
                 distance *= 2
             }
-            if best.target < position {
-                order.insert(order.remove(at: position), at: best.target)
-                total = best.shown
-                changed = true
-                refresh(&states, of: order, from: best.target)
-            }
-            position += 1
+            guard best.target < position else { continue }
+            order.insert(order.remove(at: position), at: best.target)
+            accept(best.shown, in: &pass, order: order, from: best.target)
         }
-        return changed
+        return pass.changed
     }
 
     /// Recomputes the prefix states of `order` from `position` on.

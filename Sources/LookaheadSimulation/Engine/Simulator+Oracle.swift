@@ -4,11 +4,11 @@ import Lookahead
 // included, run for real; the best one is the oracle's result.
 
 extension Simulator {
-    /// The model steps ``OracleSearch`` may spend on `itemCount` items: a
-    /// few hundred passes' worth (a pass costs about n²/2 steps), at most
-    /// 400 million (a few seconds in a release build, ~5 ns a step).
+    /// The model steps ``OracleSearch`` may spend on `itemCount` items:
+    /// some forty rounds of its moves (a round costs about 3.5 n² steps), at
+    /// most 1.2 billion (seconds in a release build).
     static func oracleSearchBudget(itemCount: Int) -> Int {
-        min(400_000_000, 300 * itemCount * itemCount)
+        min(1_200_000_000, 300 * itemCount * itemCount)
     }
 
     /// Runs the oracle's plans and keeps the one with the fewest blank
