@@ -6,9 +6,9 @@ import Lookahead
 extension Simulator {
     /// The model steps ``OracleSearch`` may spend on `itemCount` items:
     /// some forty rounds of its moves (a round costs about 3.5 n² steps), at
-    /// most 1.2 billion (seconds in a release build).
+    /// most 800 million (seconds in a release build).
     static func oracleSearchBudget(itemCount: Int) -> Int {
-        min(1_200_000_000, 300 * itemCount * itemCount)
+        min(800_000_000, 300 * itemCount * itemCount)
     }
 
     /// Runs the oracle's plans and keeps the one with the fewest blank
