@@ -47,6 +47,13 @@ expect "at most 1000 times --latency-median" serve --latency-median 1 --latency-
 expect "trace line 2: time 1000000000000000 ms is beyond 24 h" simulate --trace "$trace"
 expect "--latency-median: expected milliseconds above 0 and at most 600000" demo --no-ui --latency-median 1e300
 expect "--frames must be in 100...10000000" bench planner --frames 1000000000000
+expect "--max-waste must be in 0...1" tune --max-waste 2
+expect "--latency-median and --latency-p99 go together" tune --latency-median 100
+expect "--bandwidth must be in 1...10000000 kbit/s" tune --bandwidth 0
+expect "unknown scenario 'sideways'" tune --scenario sideways
+expect "/nonexistent/trace.csv" tune --trace /nonexistent/trace.csv
+expect "--latency-profile /nonexistent/profile.json: not a latency profile" tune --duration 2 --latency-profile /nonexistent/profile.json
+expect "cannot write the report to /nonexistent" simulate --scenario feed --duration 2 --report /nonexistent/dir/report.html
 expect "--step-time-limit must be in 1...86400 seconds" bench engine --step-time-limit inf
 
 if [ "$failures" -gt 0 ]; then

@@ -96,7 +96,7 @@ rm -f "$work/status"
 tmux_ new-session -d -s demo -x 100 -y 30 \
     "'$binary' demo --interactive --strategy texture; echo \$? > '$work/status'; sleep 600"
 deadline=$((SECONDS + 20))
-until printf '%s' "$last_capture" | grep -q '\[texture\] visible'; do
+until printf '%s' "$last_capture" | grep -q '\[texture\] blank cell-frames'; do
     [ $SECONDS -lt $deadline ] || fail "the interactive demo never drew its status line"
     sleep 0.3
     capture
@@ -120,7 +120,7 @@ last_capture=""
 tmux_ new-session -d -s demo -x 100 -y 30 \
     "'$binary' demo --duration 60; echo \$? > '$work/status'; stty -a > '$work/stty'; sleep 600"
 deadline=$((SECONDS + 20))
-until printf '%s' "$last_capture" | grep -q '\[adaptive\] visible'; do
+until printf '%s' "$last_capture" | grep -q '\[adaptive\] blank cell-frames'; do
     [ $SECONDS -lt $deadline ] || fail "the demo never drew its status line before Ctrl-C"
     sleep 0.3
     capture
@@ -135,5 +135,32 @@ grep -q -- ' icanon' "$work/stty" && grep -q -- ' echo' "$work/stty" \
 state=$(tmux_ display-message -p -t demo '#{cursor_flag} #{alternate_on}')
 [ "$state" = "1 0" ] || fail "terminal not restored after Ctrl-C: '$state', expected '1 0'"
 echo "demo-tmux-check: Ctrl-C exits 130 with a summary and restores the terminal"
+tmux_ kill-session -t demo
+
+# --- 4. Two grids side by side: --compare ------------------------------------------
+rm -f "$work/status"
+last_capture=""
+tmux_ new-session -d -s demo -x 100 -y 30 \
+    "'$binary' demo --compare --duration 4; echo \$? > '$work/status'; sleep 600"
+saw_both=false
+deadline=$((SECONDS + 20))
+while [ ! -s "$work/status" ] && [ $SECONDS -lt $deadline ]; do
+    sleep 0.5
+    capture
+    if printf '%s' "$last_capture" | grep -q '\[system\] blank cell-frames [0-9]*.*│.*\[adaptive\] blank cell-frames [0-9]*'; then
+        saw_both=true
+        break
+    fi
+done
+$saw_both || fail "the two status lines ([system] … │ … [adaptive]) never appeared side by side"
+status=$(wait_for_exit 30)
+[ "$status" = 0 ] || fail "the comparison exited with status $status, expected 0"
+capture
+printf '%s' "$last_capture" | grep -q 'demo finished: strategy system' \
+    && printf '%s' "$last_capture" | grep -q 'demo finished: strategy adaptive' \
+    && printf '%s' "$last_capture" | grep -q "adaptive had [0-9]* blank cell-frames against system's [0-9]*" \
+    || fail "the comparison did not print both summaries and the ratio"
+echo "demo-tmux-check: --compare drew both grids side by side and printed both summaries"
+tmux_ kill-session -t demo
 
 echo "demo-tmux-check: OK"

@@ -5,9 +5,12 @@ public import Lookahead
 /// not the list.
 ///
 /// Each list has seeded heights of 60–180 pt on a 390×844 viewport; the
-/// planner (`.system` policy) follows a scroll of 10 pt per frame (600 pt/s
-/// at 60 Hz) starting in the middle of the list. Every update is timed on its
-/// own; the report gives the median and the 99th percentile.
+/// planner follows a scroll of 10 pt per frame (600 pt/s at 60 Hz) starting
+/// in the middle of the list, once with `.system` and once with `.adaptive`.
+/// Every update is timed on its own; the report gives the median and the 99th
+/// percentile. It also times ``ScrollTraceRecorder/record(_:targetOffset:)``,
+/// the per-frame cost of recording a trace in an app, in batches of 1,000
+/// frames (one frame is below the clock's resolution).
 public struct PlannerBenchmark: Sendable {
     public var seed: UInt64
     public var frames: Int
@@ -27,29 +30,106 @@ public struct PlannerBenchmark: Sendable {
         public var p99Ns: Double
     }
 
-    /// The `--json` form: the rows and median(1M) / median(10k).
+    /// The `--json` form: the rows and median(1M) / median(10k) per policy.
     public struct Report: Sendable, Codable {
         public var results: [Result] = []
+        /// median(1M) / median(10k) with `.system`.
         public var ratio: Double = 0
+        /// median(1M) / median(10k) with `.adaptive`.
+        public var adaptiveRatio: Double = 0
     }
 
     public func run(progress: @Sendable (String) -> Void) -> Report {
         var report = Report()
-        for items in [10_000, 1_000_000] {
-            progress("timing planner updates on \(items) items…")
-            report.results.append(measure(items: items))
+        for (name, policy) in [("system", PrefetchPolicy.system), ("adaptive", .adaptive)] {
+            var medians: [Double] = []
+            for items in [10_000, 1_000_000] {
+                progress("timing \(name) planner updates on \(items) items…")
+                let result = measure(items: items, policy: policy, name: "\(name)-\(items)")
+                medians.append(result.medianNs)
+                report.results.append(result)
+            }
+            let ratio = medians[0] > 0 ? medians[1] / medians[0] : 0
+            if name == "system" { report.ratio = ratio } else { report.adaptiveRatio = ratio }
         }
-        if report.results.count == 2, report.results[0].medianNs > 0 {
-            report.ratio = report.results[1].medianNs / report.results[0].medianNs
-        }
+        progress("timing nested planner updates on 100 carousels of 100 items…")
+        report.results.append(measureNested())
+        progress("timing the trace recorder…")
+        report.results.append(measureRecorder())
         return report
     }
 
-    func measure(items: Int) -> Result {
+    /// A feed of 100 carousels of 100 items (200 pt rows, 120 pt items): the
+    /// feed scrolls at 600 pt/s while the carousel nearest the middle of the
+    /// screen is swiped at 900 pt/s.
+    func measureNested() -> Result {
+        let rows = (0..<100).map { _ in
+            CarouselFeedLayout.Row.carousel(height: 200, itemWidth: 120, itemCount: 100, spacing: 10)
+        }
+        let layout = CarouselFeedLayout(width: 390, rows: rows)
+        var planner = NestedPrefetchPlanner(layout: layout)
+        let viewport = Size(width: 390, height: 844)
+        let maxOffset = layout.outer.contentSize.height - viewport.height
+        let clock = ContinuousClock()
+        var samples: [Duration] = []
+        var emitted = 0
+        var offset = 0.0
+        var step = 10.0
+        for frame in 0..<(warmUpFrames + frames) {
+            if offset + step > maxOffset || offset + step < 0 { step = -step }
+            offset += step
+            let time = Duration.nanoseconds(16_666_667) * frame
+            let row = min(99, Int((offset + viewport.height / 2) / 200))
+            let swipe = NestedPrefetchPlanner.CarouselScroll(
+                row: row, offset: Double(frame % 600) * 15, velocity: 900)
+            let scrollFrame = ScrollFrame(
+                visibleRect: Rect(origin: Point(x: 0, y: offset), size: viewport), velocity: step * 60, time: time)
+            let start = clock.now
+            let update = planner.update(scrollFrame, carousels: [swipe])
+            let elapsed = start.duration(to: clock.now)
+            emitted &+= update.prefetch.count &+ update.cancel.count
+            if frame >= warmUpFrames { samples.append(elapsed) }
+        }
+        blackHole(emitted)
+        samples.sort()
+        return Result(
+            name: "nested-100x100", items: 10_000, medianNs: samples[samples.count / 2].nanoseconds,
+            p99Ns: samples[min(samples.count - 1, samples.count * 99 / 100)].nanoseconds)
+    }
+
+    /// The recorder's cost per frame: batches of 1,000 frames timed whole.
+    func measureRecorder() -> Result {
+        let batch = 1_000
+        var recorder = ScrollTraceRecorder()
+        let viewport = Size(width: 390, height: 844)
+        let clock = ContinuousClock()
+        var samples: [Duration] = []
+        var time = Duration.zero
+        let warmUpRounds = max(1, warmUpFrames / batch)
+        for round in 0..<(warmUpRounds + max(1, frames / batch)) {
+            let start = clock.now
+            for frame in 0..<batch {
+                time += .nanoseconds(16_666_667)
+                recorder.record(
+                    ScrollFrame(
+                        visibleRect: Rect(origin: Point(x: 0, y: Double(frame) * 10), size: viewport), velocity: 600,
+                        time: time))
+            }
+            let elapsed = start.duration(to: clock.now)
+            if round >= warmUpRounds { samples.append(elapsed / batch) }
+        }
+        blackHole(recorder.samples.count)
+        samples.sort()
+        let median = samples.isEmpty ? .zero : samples[samples.count / 2]
+        let p99 = samples.isEmpty ? .zero : samples[min(samples.count - 1, samples.count * 99 / 100)]
+        return Result(name: "recorder", items: 0, medianNs: median.nanoseconds, p99Ns: p99.nanoseconds)
+    }
+
+    func measure(items: Int, policy: PrefetchPolicy, name: String) -> Result {
         var generator = SplitMix64(seed: seed ^ UInt64(items))
         let heights = (0..<items).map { _ in 60 + Double(generator.next(upperBound: 121 as UInt64)) }
         let layout = ListLayout(width: 390, heights: [heights])
-        var planner = PrefetchPlanner(layout: layout, policy: .system)
+        var planner = PrefetchPlanner(layout: layout, policy: policy)
         let viewport = Size(width: 390, height: 844)
         var offset = layout.contentSize.height / 2
         let step = 10.0
@@ -74,7 +154,7 @@ public struct PlannerBenchmark: Sendable {
         samples.sort()
         let median = samples[samples.count / 2]
         let p99 = samples[min(samples.count - 1, samples.count * 99 / 100)]
-        return Result(name: "list-\(items)", items: items, medianNs: median.nanoseconds, p99Ns: p99.nanoseconds)
+        return Result(name: name, items: items, medianNs: median.nanoseconds, p99Ns: p99.nanoseconds)
     }
 }
 

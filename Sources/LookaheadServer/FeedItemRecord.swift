@@ -75,15 +75,13 @@ extension FeedItemRecord {
     ///
     /// - Complexity: O(1) in `bytes` (the record itself is encoded).
     func body(paddedTo bytes: Int?) -> ResponseBytes {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var record = self
         record.text = nil
-        let plain = Array(try! encoder.encode(record))
+        let plain = FeedJSON.encode(record)
         // `"text":"…",` adds 10 bytes plus the filler.
         guard let bytes, bytes > plain.count + 10 else { return ResponseBytes(plain) }
         record.text = ""
-        let empty = Array(try! encoder.encode(record))
+        let empty = FeedJSON.encode(record)
         let marker = Array("\"text\":\"".utf8)
         // The record's other fields never contain `"text":"`: it is the text field's own key.
         guard let start = empty.indices.first(where: { empty[$0...].starts(with: marker) }) else {

@@ -73,21 +73,12 @@ extension FeedServer {
         let json = "application/json; charset=utf-8"
         switch resource {
         case .topStories(nil):
-            let total = configuration.itemCount
-            return (
-                json, ResponseBytes(Array(("[" + (0..<total).map { String($0 + 1) }.joined(separator: ",") + "]").utf8))
-            )
+            return (json, ResponseBytes(FeedJSON.encode((0..<configuration.itemCount).map { $0 + 1 })))
         case .topStories(let page?):
             let total = configuration.itemCount
             let ids = page.offset < total ? Array((page.offset + 1)...min(total, page.offset + page.limit)) : []
-            let list = ids.map(String.init).joined(separator: ",")
-            return (
-                json,
-                ResponseBytes(
-                    Array(
-                        "{\"ids\":[\(list)],\"limit\":\(page.limit),\"offset\":\(page.offset),\"total\":\(total)}".utf8)
-                )
-            )
+            let body = FeedJSON.TopStoriesPage(ids: ids, limit: page.limit, offset: page.offset, total: total)
+            return (json, ResponseBytes(FeedJSON.encode(body)))
         case .item(let id, let bytes):
             return (json, FeedItemRecord(id: id, seed: configuration.seed).body(paddedTo: bytes))
         case .image(let id, let size):
@@ -208,7 +199,7 @@ extension FeedServer {
     ) -> Response {
         var headers = headers
         headers[.contentType] = "application/json; charset=utf-8"
-        let body = Array("{\"error\":\(Response.jsonString(message))}".utf8)
+        let body = FeedJSON.encode(FeedJSON.ErrorBody(error: message))
         return respond(status, headers: headers, bytes: ResponseBytes(body), ticket: ticket, logger: logger)
     }
 

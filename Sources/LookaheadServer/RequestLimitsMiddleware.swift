@@ -31,28 +31,9 @@ extension Response {
     /// A response with a JSON body `{"error": message}`.
     static func jsonError(_ status: HTTPResponse.Status, _ message: String, headers: HTTPFields = [:]) -> Response {
         var body = ByteBuffer()
-        body.writeString("{\"error\":\(jsonString(message))}")
+        body.writeBytes(FeedJSON.encode(FeedJSON.ErrorBody(error: message)))
         var headers = headers
         headers[.contentType] = "application/json; charset=utf-8"
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: body))
-    }
-
-    /// `text` as a JSON string literal.
-    static func jsonString(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 }

@@ -2,11 +2,13 @@ import ArgumentParser
 import Foundation
 import LookaheadBenchmarks
 
-/// `lookahead bench planner`: the cost of one planner update on 10k and 1M items.
+/// `lookahead bench planner`: the cost of one planner update on 10k and 1M
+/// items, `.system` and `.adaptive`, and of recording a frame of a trace.
 struct BenchPlannerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "planner",
-        abstract: "Time one PrefetchPlanner update (a frame of steady scrolling) on lists of 10k and 1M items.",
+        abstract:
+            "Time one PrefetchPlanner update (a frame of steady scrolling) on lists of 10k and 1M items, and the trace recorder.",
         discussion: """
             Reports the median and 99th percentile per update and median(1M) / median(10k): \
             a ratio near 1 means the cost follows the window, not the list. \
@@ -48,7 +50,8 @@ struct BenchPlannerCommand: ParsableCommand {
                 row.name.padding(toLength: 16, withPad: " ", startingAt: 0)
                     + String(format: "%11d %13.0f %13.0f", row.items, row.medianNs, row.p99Ns))
         }
-        lines.append(String(format: "median(1M) / median(10k): %.2f", report.ratio))
+        lines.append(
+            String(format: "median(1M) / median(10k): system %.2f, adaptive %.2f", report.ratio, report.adaptiveRatio))
         StandardStreams.write(lines.joined(separator: "\n") + "\n")
     }
 }

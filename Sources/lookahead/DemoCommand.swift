@@ -9,7 +9,7 @@ struct DemoCommand: AsyncParsableCommand {
         abstract: "Show prefetching live: a grid of cells that turn from white to red as their data lands.",
         discussion: """
             Starts the feed server in-process on 127.0.0.1 (or uses --server) with injected latency and \
-            scrolls a grid along a seeded fling trace for --duration seconds, then prints a summary. The rows \
+            scrolls a grid along a seeded scroll (--script) for --duration seconds, then prints a summary. The rows \
             just below the viewport are drawn dimmed: that is where prefetching happens. With --interactive: \
             j/k scroll a row, space flings, g/G go to the top/bottom, q quits. Without a terminal on standard \
             output (or with --no-ui) it runs the scripted scroll without drawing and prints the summary.
@@ -19,14 +19,20 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "The prefetching strategy: adaptive, system, texture (2.5 screens ahead, 1.5 behind) or none.")
     var strategy = "adaptive"
 
+    @Flag(help: "Show system beside --strategy: two grids, the same scroll, the same server, each blank count live.")
+    var compare = false
+
+    @Option(help: "The scripted scroll: reading (drags, flicks, pauses), photos, flinging or jumping.")
+    var script = "reading"
+
     @Option(help: "How long the scripted scroll runs, in seconds.")
     var duration: Double = 15
 
     @Option(help: "The embedded server's median latency, in milliseconds.")
-    var latencyMedian: Double = 300
+    var latencyMedian: Double = 120
 
     @Option(help: "The embedded server's 99th-percentile latency, in milliseconds.")
-    var latencyP99: Double = 1_500
+    var latencyP99: Double = 800
 
     @Flag(help: "Scroll with the keyboard instead of the script (j/k, space, g/G, q).")
     var interactive = false
@@ -63,7 +69,7 @@ struct DemoCommand: AsyncParsableCommand {
                 strategy: strategy, durationSeconds: duration, latencyMedianMilliseconds: latencyMedian,
                 latencyP99Milliseconds: latencyP99, interactive: interactive, showsUI: showsUI,
                 server: server, seed: seed, frameRate: frameRate, concurrency: concurrency, items: items,
-                logLevel: logLevel)
+                logLevel: logLevel, compare: compare, script: script)
         } catch {
             throw ValidationError(error.message)
         }
@@ -75,8 +81,15 @@ struct DemoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = try makeConfiguration()
-        let summary = try await DemoRunner.run(configuration: configuration, showsUI: showsUI, logFile: logFile)
-        StandardStreams.write(summary.text + "\n")
-        if summary.wasInterrupted { throw ExitCode(130) }
+        let summaries = try await DemoRunner.run(configuration: configuration, showsUI: showsUI, logFile: logFile)
+        for summary in summaries { StandardStreams.write(summary.text + "\n") }
+        if summaries.count == 2, summaries[0].blankCellFrames > 0 {
+            let ratio = Double(summaries[1].blankCellFrames) / Double(summaries[0].blankCellFrames)
+            StandardStreams.write(
+                "\(summaries[1].strategy.rawValue) had \(summaries[1].blankCellFrames) blank cell-frames against "
+                    + "\(summaries[0].strategy.rawValue)'s \(summaries[0].blankCellFrames): "
+                    + String(format: "%.2f×", ratio) + "\n")
+        }
+        if summaries.contains(where: \.wasInterrupted) { throw ExitCode(130) }
     }
 }

@@ -8,6 +8,7 @@ struct LookaheadCommand: AsyncParsableCommand {
         abstract: "Simulate, serve and benchmark Lookahead's prefetching.",
         subcommands: [
             SimulateCommand.self,
+            TuneCommand.self,
             BenchCommand.self,
             ServeCommand.self,
             DemoCommand.self,

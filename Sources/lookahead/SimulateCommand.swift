@@ -38,6 +38,11 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(help: "Write an SVG chart of blank ratio, waste and blank cells over time to this file.")
     var chart: String?
 
+    @Option(
+        name: .customLong("report"),
+        help: "Write one self-contained HTML page to this file: the tables, the chart and an animated replay.")
+    var htmlReport: String?
+
     @Option(help: "Replace every scenario's trace with this CSV file (time_ms,offset per line).")
     var trace: String?
 
@@ -108,7 +113,7 @@ struct SimulateCommand: AsyncParsableCommand {
                     + "is \(Int(frames)) frames, more than the \(SimulationScenario.maximumFrameCount) accepted "
                     + "(a day at 60 Hz)")
         }
-        if let viewport, parseViewport(viewport) == nil {
+        if let viewport, Self.parseViewport(viewport) == nil {
             throw ValidationError(
                 "--viewport takes WIDTHxHEIGHT, each above 0 and at most "
                     + "\(OptionRange.describe(SimulationScenario.maximumViewportSide)) points, e.g. 390x844; "
@@ -127,7 +132,7 @@ struct SimulateCommand: AsyncParsableCommand {
         }
     }
 
-    func parseViewport(_ text: String) -> Size? {
+    static func parseViewport(_ text: String) -> Size? {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false).map { Double($0) }
         guard parts.count == 2, let width = parts[0], let height = parts[1] else { return nil }
         let sides = 0...SimulationScenario.maximumViewportSide
@@ -157,7 +162,7 @@ struct SimulateCommand: AsyncParsableCommand {
                 scenario.network.latency = .logNormal(
                     median: .microseconds(Int64(latencyMedian * 1_000)), p99: .microseconds(Int64(latencyP99 * 1_000)))
             }
-            if let viewport, let size = parseViewport(viewport) { scenario.viewport = size }
+            if let viewport, let size = Self.parseViewport(viewport) { scenario.viewport = size }
             scenario.frameRate = frameRate
             return scenario
         }
@@ -187,7 +192,7 @@ struct SimulateCommand: AsyncParsableCommand {
             strategies: strategies.isEmpty ? SimulationStrategy.allCases : strategies)
         let progress = ProgressBar(total: suite.scenarios.count * suite.strategies.count)
         var engineTimes: [String: Duration] = [:]
-        let report = suite.run { step in
+        let (report, timelines) = suite.run(keepingTimelines: htmlReport != nil) { step in
             engineTimes["\(step.scenario)/\(step.strategy.rawValue)"] = step.timing.engineTimePerFrame
             progress.update(completed: step.completed, label: "\(step.scenario) / \(step.strategy.rawValue)")
         }
@@ -200,6 +205,7 @@ struct SimulateCommand: AsyncParsableCommand {
             StandardStreams.write(report.table(engineTimes: engineTimes))
         }
         try writeChart(of: report)
+        try writeHTMLReport(of: report, timelines: timelines)
     }
 
     func writeJSON(_ value: some Encodable) throws {
@@ -216,6 +222,17 @@ struct SimulateCommand: AsyncParsableCommand {
             } catch {
                 throw CommandError("cannot write the chart to \(chart): \(error.localizedDescription)")
             }
+        }
+    }
+
+    func writeHTMLReport(of report: SimulationReport, timelines: [ReplayTimeline]) throws {
+        guard let htmlReport else { return }
+        do {
+            try SimulationHTMLReport(report: report, timelines: timelines).html()
+                .write(toFile: htmlReport, atomically: true, encoding: .utf8)
+            StandardStreams.writeError("wrote \(htmlReport)\n")
+        } catch {
+            throw CommandError("cannot write the report to \(htmlReport): \(error.localizedDescription)")
         }
     }
 
@@ -283,6 +300,7 @@ struct SimulateCommand: AsyncParsableCommand {
             StandardStreams.write("real replay" + report.table(engineTimes: [:]))
         }
         try writeChart(of: report)
+        try writeHTMLReport(of: report, timelines: [])
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Lookahead
+import LookaheadSimulation
 import Testing
 
 @testable import LookaheadLive
@@ -15,13 +16,15 @@ struct DemoConfigurationTests {
         }
     }
 
-    @Test("the defaults: adaptive, 15 s, 300 ms median, 1.5 s p99, scripted")
+    @Test("the defaults: adaptive, 15 s, 120 ms median, 800 ms p99, scripted reading, no comparison")
     func defaults() throws {
         let configuration = try DemoConfiguration.parse()
         #expect(configuration.strategy == .adaptive)
         #expect(configuration.duration == .seconds(15))
-        #expect(configuration.latencyMedian == .milliseconds(300))
-        #expect(configuration.latencyP99 == .milliseconds(1_500))
+        #expect(configuration.latencyMedian == .milliseconds(120))
+        #expect(configuration.latencyP99 == .milliseconds(800))
+        #expect(configuration.script == .reading)
+        #expect(configuration.strategies == [.adaptive])
         #expect(!configuration.isInteractive)
         #expect(configuration.serverURL == nil)
         #expect("\(configuration.logLevel)" == "info")

@@ -33,11 +33,11 @@ struct DemoCountingTests {
                 + "loads 10 started / 2 cancelled / 7 completed / 1 failed, 4096 bytes")
     }
 
-    @Test("a 100 × 30 terminal holds 8 columns (the most), 23 viewport lines and 6 dimmed ones")
+    @Test("a 100 × 30 terminal holds 4 columns (a phone's, the most), 23 viewport lines and 6 dimmed ones")
     func geometry() {
         let geometry = DemoGeometry(terminalWidth: 100, terminalHeight: 30)
-        #expect(geometry.columns == 8)
-        #expect(DemoGeometry(terminalWidth: 40, terminalHeight: 30).columns == 6)
+        #expect(geometry.columns == 4)
+        #expect(DemoGeometry(terminalWidth: 20, terminalHeight: 30).columns == 3)
         #expect(geometry.lookaheadLines == 6)
         #expect(geometry.viewportLines == 23)
         #expect(geometry.viewportHeight == 23 * 32)

@@ -74,7 +74,7 @@ struct DemoRendererTests {
         #expect(last.hasPrefix(DemoRenderer.statusStyle))
         #expect(
             last.contains(
-                "[texture] visible 48 · in flight 6 · cached 120 · blank cell-frames 312 · cancellations 4"))
+                "[texture] blank cell-frames 312 · visible 48 · in flight 6 · cached 120 · cancellations 4"))
         #expect(
             DemoRenderer.lines(of: frame(rows: [], status: status), width: 10).last
                 == DemoRenderer.statusStyle + "[texture] " + DemoRenderer.reset)
@@ -92,6 +92,35 @@ struct DemoRendererTests {
         #expect(screen.hasPrefix("\u{1B}[H"))
         #expect(screen.hasSuffix("\u{1B}[K\u{1B}[J"))
         #expect(screen.components(separatedBy: "\u{1B}[K\r\n").count == 7)
+    }
+
+    @Test("two frames side by side: each line padded to its share, the separator lined up, both status lines")
+    func sideBySide() {
+        // Given system with a loaded cell and adaptive with a missing one, on a 50-character terminal
+        let left = frame(
+            rows: [[DemoCell(label: "1", state: .loaded)], []],
+            status: DemoStatus(blankCellFrames: 9, strategy: .system))
+        let right = frame(
+            rows: [[DemoCell(label: "1", state: .missing)], []],
+            status: DemoStatus(blankCellFrames: 4, strategy: .adaptive))
+
+        // When both are drawn
+        let screen = DemoRenderer.screen(of: [left, right], width: 50)
+        let lines = String(screen.dropFirst(3).dropLast(6)).components(separatedBy: "\u{1B}[K\r\n")
+
+        // Then every line has the separator at the same visible column, and each side its own colours and status
+        let share = (50 - DemoRenderer.separator.count) / 2
+        #expect(lines.count == 7)
+        for line in lines {
+            let halves = line.components(separatedBy: DemoRenderer.separator)
+            #expect(halves.count == 2, "\(line)")
+            #expect(DemoRenderer.visibleWidth(of: halves[0]) == share, "\(line)")
+        }
+        #expect(lines[0].components(separatedBy: DemoRenderer.separator)[0].contains(DemoRenderer.loadedStyle))
+        #expect(lines[0].components(separatedBy: DemoRenderer.separator)[1].contains(DemoRenderer.missingStyle))
+        #expect(lines[6].contains("[system]") && lines[6].contains("[adaptive]"))
+        // And one frame alone is drawn as before
+        #expect(DemoRenderer.screen(of: [left], width: 50) == DemoRenderer.screen(of: left, width: 50))
     }
 
     @Test("labels are cut to the block's width")

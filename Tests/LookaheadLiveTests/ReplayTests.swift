@@ -12,7 +12,7 @@ import Testing
 struct ReplayTests {
     @Test(
         "Every visible cell-frame is counted: the same number as the simulator's for the trace",
-        arguments: [SimulationStrategy.none, .batch, .paged, .nuke, .adaptive])
+        arguments: [SimulationStrategy.none, .batch, .paged, .nuke, .adaptive, .swiftui])
     func visibleCellFramesMatchTheSimulator(strategy: SimulationStrategy) async throws {
         // Given a tiny scenario
         let scenario = ReplayTestScenario.make()
@@ -25,6 +25,26 @@ struct ReplayTests {
         #expect(real.result.blankCellFramesPerSecond.reduce(0, +) == real.result.blankCellFrames)
         #expect(real.result.blankCellFrames <= real.result.visibleCellFrames)
         #expect(real.result.name == strategy.rawValue)
+    }
+
+    @Test("A page whose first attempt fails is loaded again when the paging machine's retry is due")
+    func failedPagesAreRetriedByThePagingMachine() async throws {
+        // Given a network whose first attempt at the first page fails, and the second does not
+        var scenario = ReplayTestScenario.make(trace: ReplayTestScenario.downwardThenRest(until: .milliseconds(1_500)))
+        scenario.network.failureRate = 0.5
+        let seed = try #require(
+            (1...1_000 as ClosedRange<UInt64>).first { seed in
+                var network = scenario.network
+                network.seed = seed
+                return network.fails(item: 0, attempt: 0) && !network.fails(item: 0, attempt: 1)
+            })
+        scenario.network.seed = seed
+        // When `paged-fixed` is replayed
+        let real = try await RealReplay(scenario: scenario).run(.pagedFixed)
+        // Then the page was asked for again, after the machine's delay, and arrived
+        #expect(real.result.requests > real.result.completedLoads, "seed \(seed)")
+        #expect(real.result.completedLoads >= 1, "seed \(seed)")
+        #expect(real.result.blankCellFrames < real.result.visibleCellFrames, "seed \(seed)")
     }
 
     @Test("With instant-ish latency, `all` loads every item once, with the right ids, and the server counts every GET")

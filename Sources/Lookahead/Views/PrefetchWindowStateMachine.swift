@@ -4,8 +4,16 @@
 /// SwiftUI lists have no prefetch data source; all an app sees is each row's
 /// `onAppear` and `onDisappear`. Feed those to `appeared(_:)` and
 /// `disappeared(_:)`, then call `settle()` to learn how the prefetch window
-/// moved. No clock, no tasks, no locks: the driver decides *when* to settle
-/// (``ScrollViewPrefetcher`` debounces on a clock), this type decides *what*.
+/// moved. No clock, no tasks, no locks: the time is given with each call.
+///
+/// **When to settle** is decided here too (see `timingAfterChange(at:)`), so
+/// that ``ScrollViewPrefetcher`` on a real clock and the simulator in virtual
+/// time settle at the same moments: a change arranges a settle `debounce`
+/// later, and every change until then joins it; a settle that sees the list
+/// moving arranges another one ``restCheckDelay`` later (or `debounce`, if
+/// longer) to notice that it stopped. The driver only keeps a timer for
+/// ``scheduledSettleTime`` and calls `settleArranged(at:queuedLoadsPerSlot:)`
+/// when it fires.
 ///
 /// **The window.** With ``PrefetchWindowSizing/fixed(count:)``, `count` items
 /// ahead of the visible range in the current direction — forward:
@@ -78,6 +86,13 @@ public struct PrefetchWindowStateMachine: Sendable {
     /// Adaptive: indices seen and still near the visible range, which need
     /// no prefetch behind the user.
     private var consumed: Set<Int> = []
+    /// How long changes are collected before the window moves.
+    public let debounce: Duration
+    /// When the driver should settle next, on its clock; `nil` when nothing is arranged.
+    public internal(set) var scheduledSettleTime: Duration?
+    /// Whether the arranged settle only checks that the list came to rest:
+    /// a change replaces it with a sooner one.
+    public internal(set) var isRestCheckScheduled = false
 
     /// Creates a state machine with nothing visible and an empty window.
     ///
@@ -94,8 +109,12 @@ public struct PrefetchWindowStateMachine: Sendable {
     /// - Parameters:
     ///   - itemCount: the number of items in the list (at least 0).
     ///   - sizing: how the window is sized.
-    public init(itemCount: Int, sizing: PrefetchWindowSizing) {
+    ///   - debounce: how long to collect changes before settling (at least
+    ///   `.zero`; `.zero` settles at every change); see `timingAfterChange(at:)`.
+    public init(itemCount: Int, sizing: PrefetchWindowSizing, debounce: Duration = .milliseconds(50)) {
         precondition(itemCount >= 0, "itemCount must not be negative, got \(itemCount)")
+        precondition(debounce >= .zero, "debounce must not be negative, got \(debounce)")
+        self.debounce = debounce
         precondition(sizing.maximumCount >= 0, "windowSize must not be negative, got \(sizing.maximumCount)")
         self.itemCount = itemCount
         self.sizing = sizing
@@ -196,7 +215,7 @@ public struct PrefetchWindowStateMachine: Sendable {
         return abs(speed.itemsPerSecond) >= AdaptivePrefetchWindow.restingSpeed
     }
 
-    private mutating func settle(time: Duration?, queuedLoadsPerSlot: Double) -> Update {
+    mutating func settle(time: Duration?, queuedLoadsPerSlot: Double) -> Update {
         if let range = visibleRange() {
             switch sizing {
             case .fixed:

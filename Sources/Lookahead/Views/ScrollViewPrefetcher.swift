@@ -45,8 +45,10 @@ import DequeModule
 /// call back into the prefetcher. In each update `cancel` comes first, so a
 /// concurrency-limited consumer frees its slots before it is given new work.
 ///
-/// The decisions are a ``PrefetchWindowStateMachine``'s; this class only
-/// feeds it, schedules its settles and delivers their results. Indices outside
+/// The decisions are a ``PrefetchWindowStateMachine``'s, when to settle
+/// included (the simulator drives the same machine in virtual time); this
+/// class only feeds it, keeps a timer for the settle it arranges and
+/// delivers the results. Indices outside
 /// `0..<itemCount`, a second `onAppear` for a visible row and an `onDisappear`
 /// for a row that never appeared are ignored. Every member is safe to call
 /// from any thread. Releasing the prefetcher drops a pending update.
@@ -57,9 +59,9 @@ public final class ScrollViewPrefetcher: Sendable {
     public var windowSize: Int { windowSizing.maximumCount }
     /// How long after a settle that saw the list moving it settles again,
     /// to notice that the list stopped.
-    public static var restCheckDelay: Duration { .milliseconds(250) }
+    public static var restCheckDelay: Duration { PrefetchWindowStateMachine.restCheckDelay }
     /// How long changes are collected before the window moves.
-    public let debounce: Duration
+    public var debounce: Duration { state.withLock { $0.machine.debounce } }
 
     private let state: LockedValue<State>
     private let sleep: @Sendable (Duration) async throws -> Void
@@ -74,11 +76,11 @@ public final class ScrollViewPrefetcher: Sendable {
 
     private struct State {
         var machine: PrefetchWindowStateMachine
-        /// The task that will settle the machine, while one is scheduled.
+        /// The task that will settle the machine at its `scheduledSettleTime`, while one is arranged.
         var scheduledUpdate: Task<Void, Never>?
-        /// Whether the scheduled update only checks that the list came to
-        /// rest: a change replaces it with a sooner one.
-        var isRestCheck = false
+        /// The serial of `scheduledUpdate`: a task replaced after its sleep
+        /// ended finds another serial here and does nothing.
+        var scheduledUpdateSerial = 0
         /// Updates made and not yet delivered, oldest first.
         var undelivered: Deque<PrefetchWindowStateMachine.Update> = []
         /// Whether some thread is delivering `undelivered`: only one does, so
@@ -142,8 +144,8 @@ public final class ScrollViewPrefetcher: Sendable {
     ) {
         precondition(debounce >= .zero, "debounce must not be negative, got \(debounce)")
         self.windowSizing = window
-        self.debounce = debounce
-        self.state = LockedValue(State(machine: PrefetchWindowStateMachine(itemCount: itemCount, sizing: window)))
+        self.state = LockedValue(
+            State(machine: PrefetchWindowStateMachine(itemCount: itemCount, sizing: window, debounce: debounce)))
         self.sleep = { duration in try await clock.sleep(for: duration) }
         let start = clock.now
         self.now = { start.duration(to: clock.now) }
@@ -153,7 +155,8 @@ public final class ScrollViewPrefetcher: Sendable {
     }
 
     deinit {
-        state.withLock { $0.scheduledUpdate?.cancel() }
+        // Cancelling runs the clock's cancellation handler: never under the lock.
+        state.withLock { $0.scheduledUpdate.take() }?.cancel()
     }
 
     /// How many load durations the window has learned from.
@@ -226,56 +229,57 @@ public final class ScrollViewPrefetcher: Sendable {
         state.withLock { $0.machine.window }
     }
 
-    /// Applies `event` to the machine and, if it changed anything, makes or
-    /// schedules an update.
+    /// Applies `event` to the machine and, if it changed anything, settles
+    /// or arranges a settle as the machine says.
     private func change(_ event: (inout PrefetchWindowStateMachine) -> Bool) {
-        let mustDeliver: Bool = state.withLock { state in
-            guard event(&state.machine) else { return false }
-            if debounce == .zero {
-                let mustDeliver = state.enqueue(settle(&state.machine))
-                scheduleUpdateIfMoving(&state)
-                return mustDeliver
+        let (mustDeliver, replaced): (Bool, Task<Void, Never>?) = state.withLock { state in
+            guard event(&state.machine) else { return (false, nil) }
+            let time = now()
+            switch state.machine.timingAfterChange(at: time) {
+            case .now:
+                let mustDeliver = state.enqueue(
+                    state.machine.settleNow(at: time, queuedLoadsPerSlot: queuedLoadsPerSlot?() ?? 0))
+                scheduleArrangedUpdate(&state)
+                return (mustDeliver, nil)
+            case .at:
+                let replaced = state.scheduledUpdate.take()
+                scheduleArrangedUpdate(&state)
+                return (false, replaced)
+            case .unchanged:
+                return (false, nil)
             }
-            if state.scheduledUpdate == nil || state.isRestCheck {
-                state.scheduledUpdate?.cancel()
-                scheduleUpdate(after: debounce, in: &state)
-            }
-            return false
         }
+        // Cancelling runs the clock's cancellation handler: only now that the lock is released.
+        replaced?.cancel()
         if mustDeliver { deliver() }
     }
 
-    private func scheduleUpdate(after delay: Duration, isRestCheck: Bool = false, in state: inout State) {
-        state.isRestCheck = isRestCheck
+    /// Starts the task that settles at the machine's `scheduledSettleTime`,
+    /// unless one is already waiting for it.
+    private func scheduleArrangedUpdate(_ state: inout State) {
+        guard state.scheduledUpdate == nil, let time = state.machine.scheduledSettleTime else { return }
+        let delay = max(.zero, time - now())
+        state.scheduledUpdateSerial += 1
+        let serial = state.scheduledUpdateSerial
         state.scheduledUpdate = Task { [weak self, sleep] in
             do {
                 try await sleep(delay)
             } catch {
                 return  // cancelled: the prefetcher is gone, or an earlier update replaced this one
             }
-            self?.settleScheduledUpdate()
+            self?.settleScheduledUpdate(serial: serial)
         }
     }
 
-    /// While the adaptive window sees the list moving, settles again later
-    /// even if nothing changes: a list that stopped reports nothing.
-    private func scheduleUpdateIfMoving(_ state: inout State) {
-        guard state.scheduledUpdate == nil, state.machine.isMoving else { return }
-        scheduleUpdate(after: max(debounce, Self.restCheckDelay), isRestCheck: true, in: &state)
-    }
-
-    /// Settles the machine at the clock's time, with the consumer's queue.
-    private func settle(_ machine: inout PrefetchWindowStateMachine) -> PrefetchWindowStateMachine.Update {
-        guard case .adaptive = machine.sizing else { return machine.settle() }
-        return machine.settle(at: now(), queuedLoadsPerSlot: queuedLoadsPerSlot?() ?? 0)
-    }
-
-    /// Makes the scheduled update. Runs in the scheduled task.
-    private func settleScheduledUpdate() {
+    /// Makes the arranged update. Runs in the scheduled task `serial`.
+    private func settleScheduledUpdate(serial: Int) {
         let mustDeliver: Bool = state.withLock { state in
+            // Replaced after its sleep ended: the newer task settles.
+            guard state.scheduledUpdate != nil, state.scheduledUpdateSerial == serial else { return false }
             state.scheduledUpdate = nil
-            let mustDeliver = state.enqueue(settle(&state.machine))
-            scheduleUpdateIfMoving(&state)
+            let mustDeliver = state.enqueue(
+                state.machine.settleArranged(at: now(), queuedLoadsPerSlot: queuedLoadsPerSlot?() ?? 0))
+            scheduleArrangedUpdate(&state)
             return mustDeliver
         }
         if mustDeliver { deliver() }

@@ -1,6 +1,7 @@
 public import Foundation
 public import Logging
 import LookaheadServer
+public import LookaheadSimulation
 
 /// The demo's settings, checked: every value is in range once one exists.
 public struct DemoConfiguration: Sendable {
@@ -26,18 +27,31 @@ public struct DemoConfiguration: Sendable {
     public var itemCount: Int
     /// The log level.
     public var logLevel: Logger.Level
+    /// Whether `system` is shown beside ``strategy`` (`--compare`).
+    public var isComparing: Bool
+    /// How the scripted scroll moves.
+    public var script: ScrollTraceGenerator.Style
 
-    /// The defaults: adaptive, 15 s, 300 ms median, 1.5 s p99, scripted, 30 fps.
+    /// The strategies shown, left to right: `system` and ``strategy`` when
+    /// comparing, ``strategy`` alone otherwise.
+    public var strategies: [DemoStrategy] { isComparing ? [.system, strategy] : [strategy] }
+
+    /// The defaults: adaptive, 15 s of scripted reading (drags, flicks and
+    /// pauses), a feed's latency (120 ms median, 800 ms p99), 30 fps. At
+    /// these, prefetching visibly matters: without it about one visible cell
+    /// in eight is blank, with UIKit's window one in sixteen.
     public static let defaults = DemoConfiguration(
-        strategy: .adaptive, duration: .seconds(15), latencyMedian: .milliseconds(300),
-        latencyP99: .milliseconds(1_500), isInteractive: false, serverURL: nil, seed: 1, frameRate: 30,
-        maxConcurrentFetches: 6, itemCount: 1_000, logLevel: .info)
+        strategy: .adaptive, duration: .seconds(15), latencyMedian: .milliseconds(120),
+        latencyP99: .milliseconds(800), isInteractive: false, serverURL: nil, seed: 1, frameRate: 30,
+        maxConcurrentFetches: 6, itemCount: 1_000, logLevel: .info, isComparing: false, script: .reading)
 
     init(
         strategy: DemoStrategy, duration: Duration, latencyMedian: Duration, latencyP99: Duration,
         isInteractive: Bool, serverURL: URL?, seed: UInt64, frameRate: Double, maxConcurrentFetches: Int,
-        itemCount: Int, logLevel: Logger.Level
+        itemCount: Int, logLevel: Logger.Level, isComparing: Bool, script: ScrollTraceGenerator.Style
     ) {
+        self.isComparing = isComparing
+        self.script = script
         self.strategy = strategy
         self.duration = duration
         self.latencyMedian = latencyMedian
@@ -70,13 +84,15 @@ public struct DemoConfiguration: Sendable {
     ///   - concurrency: the most loads at once, 1 to 64.
     ///   - items: the embedded server's item count, 1 to 100,000.
     ///   - logLevel: a swift-log level name (`trace` … `critical`).
+    ///   - compare: show `system` beside `strategy`, which must then be another one.
+    ///   - script: the scripted scroll's style, a ``ScrollTraceGenerator/Style`` name.
     /// - Throws: ``DemoConfigurationError`` naming the option, the value and
     ///   what was expected.
     public static func parse(
-        strategy: String = "adaptive", durationSeconds: Double = 15, latencyMedianMilliseconds: Double = 300,
-        latencyP99Milliseconds: Double = 1_500, interactive: Bool = false, showsUI: Bool = true,
+        strategy: String = "adaptive", durationSeconds: Double = 15, latencyMedianMilliseconds: Double = 120,
+        latencyP99Milliseconds: Double = 800, interactive: Bool = false, showsUI: Bool = true,
         server: String? = nil, seed: UInt64 = 1, frameRate: Double = 30, concurrency: Int = 6, items: Int = 1_000,
-        logLevel: String = "info"
+        logLevel: String = "info", compare: Bool = false, script: String = "reading"
     ) throws(DemoConfigurationError) -> DemoConfiguration {
         guard let parsedStrategy = DemoStrategy(rawValue: strategy) else {
             throw DemoConfigurationError(
@@ -131,11 +147,21 @@ public struct DemoConfiguration: Sendable {
                 "--log-level: unknown level '\(logLevel)'; expected one of "
                     + Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))
         }
+        if compare && parsedStrategy == .system {
+            throw DemoConfigurationError(
+                "--compare: shows system beside --strategy; choose another strategy than system (adaptive, texture "
+                    + "or none)")
+        }
+        guard let parsedScript = ScrollTraceGenerator.Style(rawValue: script) else {
+            throw DemoConfigurationError(
+                "--script: unknown scroll '\(script)'; expected one of "
+                    + ScrollTraceGenerator.Style.allCases.map(\.rawValue).joined(separator: ", "))
+        }
         return DemoConfiguration(
             strategy: parsedStrategy, duration: .milliseconds(Int64((durationSeconds * 1_000).rounded())),
             latencyMedian: .microseconds(Int64((latencyMedianMilliseconds * 1_000).rounded())),
             latencyP99: .microseconds(Int64((latencyP99Milliseconds * 1_000).rounded())), isInteractive: interactive,
             serverURL: serverURL, seed: seed, frameRate: frameRate, maxConcurrentFetches: concurrency,
-            itemCount: items, logLevel: level)
+            itemCount: items, logLevel: level, isComparing: compare, script: parsedScript)
     }
 }

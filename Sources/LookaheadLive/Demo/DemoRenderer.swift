@@ -63,6 +63,44 @@ public enum DemoRenderer {
         "\u{1B}[H" + lines(of: frame, width: width).joined(separator: "\u{1B}[K\r\n") + "\u{1B}[K\u{1B}[J"
     }
 
+    /// Between two grids drawn side by side.
+    public static let separator = " │ "
+
+    /// Several frames side by side (`--compare`), each in an equal share of
+    /// `width` (less the separators), line by line; one frame is drawn as
+    /// ``screen(of:width:)`` draws it.
+    public static func screen(of frames: [DemoFrame], width: Int) -> String {
+        guard frames.count > 1 else { return frames.first.map { screen(of: $0, width: width) } ?? "" }
+        let share = (width - separator.count * (frames.count - 1)) / frames.count
+        let columns = frames.map { lines(of: $0, width: share) }
+        let height = columns.map(\.count).max() ?? 0
+        var joined: [String] = []
+        for index in 0..<height {
+            let parts = columns.map { lines in
+                let line = index < lines.count ? lines[index] : ""
+                return line + String(repeating: " ", count: max(0, share - visibleWidth(of: line)))
+            }
+            joined.append(parts.joined(separator: separator))
+        }
+        return "\u{1B}[H" + joined.joined(separator: "\u{1B}[K\r\n") + "\u{1B}[K\u{1B}[J"
+    }
+
+    /// The characters `line` takes on a terminal: its escape sequences take none.
+    static func visibleWidth(of line: String) -> Int {
+        var width = 0
+        var inEscape = false
+        for character in line {
+            if inEscape {
+                if character.isLetter { inEscape = false }
+            } else if character == "\u{1B}" {
+                inEscape = true
+            } else {
+                width += 1
+            }
+        }
+        return width
+    }
+
     /// The widest line of the legend.
     static let legendWidth = 34
 

@@ -4,8 +4,8 @@ import Logging
 /// Runs `lookahead demo`: sets up logging, the feed and the terminal, runs a
 /// ``DemoSession``, and gives the terminal back whatever happens.
 public enum DemoRunner {
-    /// Runs the demo and returns its summary; the terminal is restored before
-    /// this returns or throws.
+    /// Runs the demo and returns its summaries (one per grid); the terminal is
+    /// restored before this returns or throws.
     ///
     /// - Parameters:
     ///   - configuration: the checked settings.
@@ -20,7 +20,7 @@ public enum DemoRunner {
     public static func run(
         configuration: DemoConfiguration, showsUI: Bool, logFile: String?
     ) async throws
-        -> DemoSummary
+        -> [DemoSummary]
     {
         let logger = try makeLogger(level: configuration.logLevel, showsUI: showsUI, logFile: logFile)
         let terminal = DemoTerminal()
@@ -33,10 +33,10 @@ public enum DemoRunner {
             let session = DemoSession(
                 configuration: configuration, feed: source.feed, terminalWidth: max(size.width, 6),
                 terminalHeight: max(size.height, 4), terminal: terminal, logger: logger)
-            let summary = try await session.run()
+            let summaries = try await session.run()
             terminal.restore()
             await source.stop()
-            return summary
+            return summaries
         } catch {
             terminal.restore()
             await source.stop()

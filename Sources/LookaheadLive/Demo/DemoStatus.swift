@@ -26,10 +26,11 @@ public struct DemoStatus: Hashable, Sendable {
         self.strategy = strategy
     }
 
-    /// The status line's text, without escapes; the strategy first, so that
-    /// a narrow terminal cuts the least telling figures.
+    /// The status line's text, without escapes; the strategy and the blank
+    /// count first, so that a narrow terminal (or half of one, comparing)
+    /// cuts the least telling figures.
     public var text: String {
-        "[\(strategy.rawValue)] visible \(visible) · in flight \(inFlight) · cached \(cached)"
-            + " · blank cell-frames \(blankCellFrames) · cancellations \(cancellations)"
+        "[\(strategy.rawValue)] blank cell-frames \(blankCellFrames) · visible \(visible) · in flight \(inFlight)"
+            + " · cached \(cached) · cancellations \(cancellations)"
     }
 }

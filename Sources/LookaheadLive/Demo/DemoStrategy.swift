@@ -1,7 +1,11 @@
 public import Lookahead
+public import LookaheadSimulation
+
+// The strategies the live demo can show: a subset of the simulator's, mapped
+// through SimulationStrategy so that the strategy→policy map is written once.
 
 /// The prefetching strategies the demo can show, named as the simulator names
-/// them.
+/// them: those a headless collection view's planner can follow.
 public enum DemoStrategy: String, CaseIterable, Sendable {
     /// Lookahead's own policy: each item in time for its predicted appearance.
     case adaptive
@@ -12,10 +16,22 @@ public enum DemoStrategy: String, CaseIterable, Sendable {
     /// No prefetching: items load only when their cell is asked for.
     case none
 
+    /// The simulator's strategy of the same name.
+    public var simulationStrategy: SimulationStrategy {
+        switch self {
+        case .adaptive: .adaptive
+        case .system: .system
+        case .texture: .texture
+        case .none: .none
+        }
+    }
+
     /// Whether the collection view tells its prefetch data source anything.
     public var isPrefetchingEnabled: Bool { self != .none }
 
-    /// The collection view's policy for this strategy.
+    /// The collection view's policy for this strategy: the simulator's
+    /// (``SimulationStrategy/prefetchPolicy``), but for the adaptive
+    /// policy's prior.
     ///
     /// The headless view does not report load durations to its planner, so
     /// the adaptive policy starts from what the demo knows of the network:
@@ -28,8 +44,7 @@ public enum DemoStrategy: String, CaseIterable, Sendable {
         case .adaptive:
             .custom(
                 AdaptivePrefetchPolicy(estimator: LoadDurationEstimator(quantile: 0.99, prior: expectedLoadTime)))
-        case .system, .none: .system
-        case .texture: .screens(leading: 2.5, trailing: 1.5)
+        case .system, .texture, .none: simulationStrategy.prefetchPolicy ?? .system
         }
     }
 }

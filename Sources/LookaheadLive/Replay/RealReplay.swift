@@ -129,7 +129,7 @@ public struct RealReplay: Sendable {
     ) async throws -> RealReplayResult {
         let origin = clock.now
         let elapsed: @Sendable () -> Duration = { origin.duration(to: clock.now) }
-        let keys = ReplayKeys(strategy: strategy, itemCount: scenario.makeLayout().totalItemCount)
+        let keys = LoadKeys(strategy: strategy, itemCount: scenario.makeLayout().totalItemCount)
         let loader = ReplayLoader(http: http, network: scenario.network, keys: keys, elapsed: elapsed, logger: logger)
         let fetcher = AsyncFetcher<Int, ReplayPayload>(
             maxConcurrentFetches: scenario.maxConcurrentLoads,
@@ -157,7 +157,7 @@ public struct RealReplay: Sendable {
                         RealReplayProgress(strategy: strategy, framesPlayed: frame + 1, frameCount: run.frameCount))
                 })
         } catch {
-            run.withdrawEverything()
+            await run.withdrawEverything()
             await Self.waitUntilQuiet(fetcher, clock: clock)
             throw error
         }
@@ -165,7 +165,7 @@ public struct RealReplay: Sendable {
         let counts = loader.counts
         run.finish()
         let result = run.result(statistics: statistics, requests: counts.requests, receivedBytes: counts.bytes)
-        run.withdrawEverything()
+        await run.withdrawEverything()
         await Self.waitUntilQuiet(fetcher, clock: clock)
         if run.lateFrames > 0 {
             logger.notice(

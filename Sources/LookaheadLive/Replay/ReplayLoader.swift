@@ -20,11 +20,19 @@ import LookaheadSimulation
 ///
 /// Safe to call from any task: what it counts is behind a lock.
 final class ReplayLoader: Sendable {
-    /// A load that produced a value: its key, how long it took, when it ended.
+    /// A load that produced a value: its key, how long it took, when it
+    /// ended, the bytes of its body.
     struct Completion: Sendable, Hashable {
         var key: Int
         var duration: Duration
         var end: Duration
+        var bytes: Int
+    }
+
+    /// A page load that failed, run as the ``Pager`` runs it (`loadPage(_:)`).
+    struct PageFailure: Sendable, Hashable {
+        var key: Int
+        var isTransient: Bool
     }
 
     struct State {
@@ -38,11 +46,13 @@ final class ReplayLoader: Sendable {
         var arrivals: [Int: Duration] = [:]
         /// Completions the replay has not collected yet.
         var completions: [Completion] = []
+        /// Page failures the replay has not collected yet.
+        var pageFailures: [PageFailure] = []
     }
 
     let http: HTTPLoader
     let network: NetworkModel
-    let keys: ReplayKeys
+    let keys: LoadKeys
     let elapsed: @Sendable () -> Duration
     let logger: Logger
     let state = LockedValue(State())
@@ -51,7 +61,7 @@ final class ReplayLoader: Sendable {
     static let maximumLatency = Duration.seconds(600)
 
     init(
-        http: HTTPLoader, network: NetworkModel, keys: ReplayKeys, elapsed: @escaping @Sendable () -> Duration,
+        http: HTTPLoader, network: NetworkModel, keys: LoadKeys, elapsed: @escaping @Sendable () -> Duration,
         logger: Logger
     ) {
         self.http = http
@@ -91,7 +101,7 @@ final class ReplayLoader: Sendable {
             state.withLock { state in
                 state.bytes += payload.bytes
                 state.arrivals[key] = end
-                state.completions.append(Completion(key: key, duration: end - start, end: end))
+                state.completions.append(Completion(key: key, duration: end - start, end: end, bytes: payload.bytes))
             }
             return payload
         } catch {
@@ -142,6 +152,29 @@ final class ReplayLoader: Sendable {
                 reason: "asked for ids \(expected.first ?? 0)...\(expected.last ?? 0), got \(page.ids.count) ids")
         }
         return ReplayPayload(ids: page.ids, bytes: body.count)
+    }
+
+    /// Loads page `key` in a task of its own, outside any fetcher, as the
+    /// runtime ``Pager`` does; a failure is kept for `takePageFailures()`,
+    /// to be handed to the pager's machine (which decides on a retry).
+    func loadPage(_ key: Int) -> Task<Void, Never> {
+        Task { [self] in
+            do {
+                _ = try await load(key)
+            } catch {
+                guard !(error is CancellationError), !Task.isCancelled else { return }
+                let failure = PageFailure(key: key, isTransient: HTTPLoader.isTransient(error))
+                state.withLock { $0.pageFailures.append(failure) }
+            }
+        }
+    }
+
+    /// Takes the page failures gathered since the last call, oldest first.
+    func takePageFailures() -> [PageFailure] {
+        state.withLock { state in
+            defer { state.pageFailures.removeAll(keepingCapacity: true) }
+            return state.pageFailures
+        }
     }
 
     /// Takes the completions gathered since the last call, oldest first.

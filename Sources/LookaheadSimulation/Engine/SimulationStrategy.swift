@@ -1,10 +1,19 @@
+public import Lookahead
+
+// The strategies the simulator, the real replay and the demo compare, and
+// the policy each one's window is: the one strategy→policy map.
+
 /// A way of loading a list's data, as the simulator compares them.
 ///
-/// Every strategy loads through the same ``FetchScheduler`` (one load per
-/// item, the scenario's concurrency limit) and the same network; cells that
-/// are visible without their data ask for it at `.high` priority in every
-/// strategy but `batch`, whose pages carry the items. They differ in what
-/// they ask for ahead of time.
+/// Every strategy's items load through the same ``FetchScheduler`` (one load
+/// per item, the scenario's concurrency limit) and the same network; cells
+/// that are visible without their data ask for it at `.high` priority (or
+/// what the adaptive policy advises) in every strategy but those that load
+/// pages, whose pages carry the items. They differ in what they ask for
+/// ahead of time. `paged` and `paged-fixed` load their pages as the runtime
+/// ``Pager`` does: each page on its own, outside the fetcher's limit (on the
+/// same link), retried only by the ``PagingStateMachine``'s `.retry`. One
+/// ``StrategyDriver`` drives them all, in the simulator and the real replay.
 public enum SimulationStrategy: String, CaseIterable, Sendable, Codable {
     /// Load in `cellForItemAt` only: nothing ahead of time.
     case none
@@ -21,6 +30,10 @@ public enum SimulationStrategy: String, CaseIterable, Sendable, Codable {
     case texture
     /// Lookahead's own: each item in time for its predicted appearance (`PrefetchPolicy.adaptive`).
     case adaptive
+    /// The SwiftUI path as shipped: a ``ScrollViewPrefetcher`` with its
+    /// default adaptive window and debounce, fed each row's appearance and
+    /// disappearance, driving a default `Prefetcher` (2 at a time, `.low`).
+    case swiftui
     /// Lookahead's pages (`PagingStateMachine`): one page at first (on a slow
     /// link a 3-page first load keeps the first screen blank longer), the next
     /// one when the user is predicted to reach the end within a page's latency.
@@ -36,4 +49,26 @@ public enum SimulationStrategy: String, CaseIterable, Sendable, Codable {
 
     /// Whether the strategy loads pages rather than items.
     public var loadsPages: Bool { self == .batch || self == .paged || self == .pagedFixed }
+
+    /// The prefetch window a ``PrefetchPlanner`` follows for this strategy,
+    /// or `nil` when the strategy has no planner (it asks for nothing ahead,
+    /// for everything, for pages, or follows a ``ScrollViewPrefetcher``).
+    public var prefetchPolicy: PrefetchPolicy? {
+        switch self {
+        case .system, .nuke: .system
+        case .texture: .screens(leading: 2.5, trailing: 1.5)
+        case .adaptive: .adaptive
+        case .none, .all, .batch, .swiftui, .paged, .pagedFixed, .oracle: nil
+        }
+    }
+
+    /// Whether the strategy's prefetches go through a `Prefetcher` (Nuke's
+    /// `ImagePrefetcher`): at most 2 at a time, at `.low` priority.
+    public var prefetchesThroughPrefetcher: Bool { self == .nuke || self == .swiftui }
+
+    /// The pager's configuration for `paged` and `paged-fixed`: pages of
+    /// ``pageSize`` items, one page at first.
+    public static var pagingConfiguration: PagingConfiguration {
+        PagingConfiguration(pageSize: pageSize, initialLoadSize: pageSize)
+    }
 }

@@ -28,15 +28,25 @@ public struct SimulationSuite: Sendable {
 
     /// Runs everything, calling `progress` after each run.
     public func run(progress: (Progress) -> Void = { _ in }) -> SimulationReport {
+        run(keepingTimelines: false, progress: progress).report
+    }
+
+    /// Runs everything, keeping the replays if asked (none otherwise).
+    public func run(
+        keepingTimelines: Bool, progress: (Progress) -> Void = { _ in }
+    ) -> (report: SimulationReport, timelines: [ReplayTimeline]) {
         var report = SimulationReport(seed: seed)
+        var timelines: [ReplayTimeline] = []
         let total = scenarios.count * strategies.count
         var completed = 0
         for scenario in scenarios {
             let simulator = Simulator(scenario: scenario)
             var results: [StrategyResult] = []
+            var readyTimes: [[Int: Duration]] = []
             for strategy in strategies {
-                let (result, timing) = simulator.runTimed(strategy)
+                let (result, timing, ready) = simulator.runRecorded(strategy)
                 results.append(result)
+                if keepingTimelines { readyTimes.append(ready) }
                 completed += 1
                 progress(
                     Progress(
@@ -44,7 +54,11 @@ public struct SimulationSuite: Sendable {
                 )
             }
             report.scenarios.append(SimulationReport.Scenario(scenario: scenario, strategies: results))
+            if keepingTimelines {
+                let strands = zip(results, readyTimes).map { ($0.name, $1, $0.blankCellFrames) }
+                timelines.append(ReplayTimeline(scenario: scenario, strategies: strands))
+            }
         }
-        return report
+        return (report, timelines)
     }
 }

@@ -18,7 +18,7 @@ extension Simulator {
     /// The plans: the fixed ones of ``OraclePlan`` and the release orders
     /// ``OracleSearch`` finds from the lower bound's relaxation, released
     /// just in time (and the best two also all at once).
-    func runOracle() -> (result: StrategyResult, timing: SimulationTiming) {
+    func runOracle() -> (result: StrategyResult, timing: SimulationTiming, readyTimes: [Int: Duration]) {
         var problem = LowerBoundProblem(scenario: scenario)
         let solution = problem.solve(iterations: 400)
         let visibility = ScenarioVisibility(scenario: scenario)

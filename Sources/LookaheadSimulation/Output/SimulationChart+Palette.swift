@@ -18,6 +18,8 @@ extension SimulationChart {
         case SimulationStrategy.texture.rawValue: "#009E73"
         // Lookahead's own policy stands out: the only red.
         case SimulationStrategy.adaptive.rawValue: "#E3242B"
+        // The SwiftUI path: Paul Tol's wine, dark enough to stay apart from the red.
+        case SimulationStrategy.swiftui.rawValue: "#882255"
         case SimulationStrategy.paged.rawValue: "#6A3D9A"
         case SimulationStrategy.pagedFixed.rawValue: "#B15928"
         case SimulationStrategy.oracle.rawValue: oracleColour

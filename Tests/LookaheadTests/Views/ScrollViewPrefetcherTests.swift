@@ -53,6 +53,22 @@ final class WindowRecorder: Sendable {
     }
 }
 
+extension WindowRecorder {
+    /// An adaptive prefetcher of 1,000 items that reports here, sleeping on
+    /// `clock` (whose time is `manual`'s), with rows 100–109 shown and its
+    /// first settle delivered.
+    func adaptivePrefetcherAtRow100(clock: some Clock<Duration>, manual: ManualClock) async -> ScrollViewPrefetcher {
+        let prefetcher = ScrollViewPrefetcher(
+            itemCount: 1_000, clock: clock, prefetch: { self.record(.prefetch($0)) },
+            cancel: { self.record(.cancel($0)) })
+        for index in 100..<110 { prefetcher.onAppear(index) }
+        await manual.waitForSleepers(count: 1)
+        manual.advance(by: .milliseconds(50))
+        await waitForEmissions(1)
+        return prefetcher
+    }
+}
+
 @Suite(.timeLimit(.minutes(1)))
 struct ScrollViewPrefetcherTests {
     static let interval = Duration.milliseconds(50)
@@ -779,15 +795,9 @@ extension ScrollViewPrefetcherTests {
             // Given an adaptive prefetcher on a manual clock
             let clock = ManualClock()
             let recorder = WindowRecorder()
-            let prefetcher = ScrollViewPrefetcher(
-                itemCount: 1_000, clock: clock, prefetch: { recorder.record(.prefetch($0)) },
-                cancel: { recorder.record(.cancel($0)) })
 
             // When rows 100–109 appear
-            for index in 100..<110 { prefetcher.onAppear(index) }
-            await clock.waitForSleepers(count: 1)
-            clock.advance(by: .milliseconds(50))
-            await recorder.waitForEmissions(1)
+            let prefetcher = await recorder.adaptivePrefetcherAtRow100(clock: clock, manual: clock)
 
             // Then the resting window on both sides is asked for
             #expect(recorder.emissions == [.prefetch([110, 99, 111, 98, 112, 97, 113, 96])])

@@ -1,0 +1,184 @@
+/// Plans prefetching for a feed of carousels on both axes: which rows are
+/// coming (vertically), and along each carousel being swiped (horizontally).
+///
+/// Android's RecyclerView prefetches nested rows (GapWorker with
+/// `setInitialPrefetchItemCount`); UIKit prefetches each collection view on
+/// its own axis only, so a carousel row scrolling into view starts loading
+/// when it appears. This planner does both, as one decision:
+/// - **A row about to appear** (in the outer planner's window) brings the
+///   items its carousel will show at its current horizontal offset, plus
+///   ``initialPrefetchItemCount`` beyond them.
+/// - **A carousel being swiped** (its offset moved while on screen) gets a
+///   planner of its own along its axis, with the carousel policy — the
+///   adaptive one by default — fed the carousel's offset and velocity.
+///   A visible carousel that was never swiped holds only its initial items:
+///   most carousels are never swiped, and a resting window on each would
+///   spend connections on what nobody sees.
+/// - **A row scrolled away** (out of the outer window and off screen) cancels
+///   what its carousel asked for. Each carousel's offset is remembered, so a
+///   row coming back asks for what it will show where it was left.
+/// - What becomes visible leaves the prefetched set without a cancel: the
+///   cell's own request takes over, as in UIKit.
+///
+/// Pure and synchronous, like ``PrefetchPlanner``, which it composes: one for
+/// the rows, one per carousel being swiped.
+///
+/// - Complexity: O(log n + window) per frame for the rows, plus the windows
+///   of the carousels on screen.
+public struct NestedPrefetchPlanner: Sendable {
+    /// What one frame changes: the items to ask for, and those no longer wanted.
+    public struct Update: Hashable, Sendable {
+        /// Items to prefetch, nearest row first.
+        public var prefetch: [NestedItemPath]
+        /// Items asked for before and no longer wanted.
+        public var cancel: [NestedItemPath]
+
+        /// Creates an update.
+        public init(prefetch: [NestedItemPath] = [], cancel: [NestedItemPath] = []) {
+            self.prefetch = prefetch
+            self.cancel = cancel
+        }
+    }
+
+    /// One carousel's horizontal scroll, reported for a frame.
+    public struct CarouselScroll: Hashable, Sendable {
+        /// The carousel's row.
+        public var row: Int
+        /// Its horizontal content offset, in points.
+        public var offset: Double
+        /// Its horizontal velocity in points per second, positive towards later items.
+        public var velocity: Double
+
+        /// Creates a report.
+        public init(row: Int, offset: Double, velocity: Double = 0) {
+            self.row = row
+            self.offset = offset
+            self.velocity = velocity
+        }
+    }
+
+    /// The feed.
+    public let layout: CarouselFeedLayout
+    /// Items beyond a carousel's visible span asked for when its row is about to appear.
+    public var initialPrefetchItemCount: Int
+    /// What is asked for now.
+    public private(set) var prefetched: Set<NestedItemPath> = []
+    /// The items on screen as of the last frame.
+    public private(set) var visibleItems: [NestedItemPath] = []
+
+    var rows: PrefetchPlanner
+    let carouselPolicy: PrefetchPolicy
+    /// Planners of the carousels being swiped, by row.
+    var carousels: [Int: PrefetchPlanner] = [:]
+    /// Each carousel's last known offset, by row (0 if never reported).
+    var offsets: [Int: Double] = [:]
+
+    /// Creates a planner.
+    ///
+    /// - Parameters:
+    ///   - layout: the feed.
+    ///   - policy: the window of rows.
+    ///   - carouselPolicy: the window along a carousel being swiped.
+    ///   - initialPrefetchItemCount: items beyond a coming carousel's visible span (at least 0).
+    public init(
+        layout: CarouselFeedLayout, policy: PrefetchPolicy = .adaptive, carouselPolicy: PrefetchPolicy = .adaptive,
+        initialPrefetchItemCount: Int = 1
+    ) {
+        precondition(
+            initialPrefetchItemCount >= 0, "NestedPrefetchPlanner: initialPrefetchItemCount must not be negative")
+        self.layout = layout
+        self.carouselPolicy = carouselPolicy
+        self.initialPrefetchItemCount = initialPrefetchItemCount
+        rows = PrefetchPlanner(layout: layout.outer, policy: policy)
+    }
+
+    /// Plans one frame.
+    ///
+    /// - Parameters:
+    ///   - frame: the feed's vertical scroll.
+    ///   - scrolls: the carousels whose horizontal offset is known this frame
+    ///     (at least those that moved); the others keep their last offset.
+    ///   - loadQueue: the loader's queue, for the adaptive policies.
+    public mutating func update(
+        _ frame: ScrollFrame, carousels scrolls: [CarouselScroll] = [], loadQueue: LoadQueueState = LoadQueueState()
+    ) -> Update {
+        _ = rows.update(frame, loadQueue: loadQueue)
+        let visibleRows = rows.visibleItems.map(\.item)
+        let isVisibleRow = Set(visibleRows)
+        for scroll in scrolls where layout.rows.indices.contains(scroll.row) {
+            let moved = (offsets[scroll.row] ?? 0) != scroll.offset || scroll.velocity != 0
+            offsets[scroll.row] = scroll.offset
+            // A carousel on screen that the user swipes gets a planner along its axis.
+            if moved, isVisibleRow.contains(scroll.row), carousels[scroll.row] == nil,
+                let carouselLayout = layout.carouselLayout(ofRow: scroll.row)
+            {
+                carousels[scroll.row] = PrefetchPlanner(layout: carouselLayout, policy: carouselPolicy)
+            }
+        }
+        // A carousel that left the screen stops planning along its axis.
+        for row in carousels.keys where !isVisibleRow.contains(row) { carousels[row] = nil }
+
+        var visible: [NestedItemPath] = []
+        var wanted: [NestedItemPath] = []
+        for row in visibleRows {
+            let span = layout.items(inRow: row, atOffset: offsets[row] ?? 0)
+            visible += span.map { NestedItemPath(row: row, item: $0) }
+            if var planner = carousels[row] {
+                let scroll = scrolls.first { $0.row == row }
+                let carouselFrame = ScrollFrame(
+                    visibleRect: Rect(
+                        origin: Point(x: 0, y: offsets[row] ?? 0),
+                        size: Size(width: layout.rows[row].height, height: layout.width)),
+                    velocity: scroll?.velocity ?? 0, time: frame.time)
+                _ = planner.update(carouselFrame, loadQueue: loadQueue)
+                carousels[row] = planner
+                wanted += planner.prefetched.sorted().map { NestedItemPath(row: row, item: $0.item) }
+            } else {
+                wanted += extra(beyond: span, inRow: row)
+            }
+        }
+        // Rows coming: nearest first in the direction of travel.
+        let coming = rows.prefetched.map(\.item).sorted()
+        let ordered = rows.direction == .forward ? coming : coming.reversed()
+        for row in ordered {
+            let span = layout.items(inRow: row, atOffset: offsets[row] ?? 0)
+            wanted += span.map { NestedItemPath(row: row, item: $0) } + extra(beyond: span, inRow: row)
+        }
+
+        visibleItems = visible
+        let isVisible = Set(visible)
+        let wantedSet = Set(wanted)
+        var update = Update()
+        var added: Set<NestedItemPath> = []
+        for path in wanted where !prefetched.contains(path) && !isVisible.contains(path) {
+            if added.insert(path).inserted { update.prefetch.append(path) }
+        }
+        for path in prefetched where !wantedSet.contains(path) && !isVisible.contains(path) {
+            update.cancel.append(path)
+        }
+        update.cancel.sort()
+        prefetched = wantedSet.subtracting(isVisible)
+        return update
+    }
+
+    /// The ``initialPrefetchItemCount`` items after `span` in row `row`.
+    func extra(beyond span: Range<Int>, inRow row: Int) -> [NestedItemPath] {
+        let end = min(layout.itemCount(inRow: row), span.upperBound + initialPrefetchItemCount)
+        return (span.upperBound..<max(span.upperBound, end)).map { NestedItemPath(row: row, item: $0) }
+    }
+
+    /// The priority a visible cell showing `path` should ask at: what the row
+    /// planner advises for its row (`.low` for a row a fling carries away),
+    /// else what its carousel's planner advises for the item.
+    public func displayPriority(for path: NestedItemPath) -> FetchPriority {
+        let rowPriority = rows.displayPriority(for: ItemPath(item: path.row, section: 0))
+        guard rowPriority == .high, let carousel = carousels[path.row] else { return rowPriority }
+        return carousel.displayPriority(for: ItemPath(item: path.item, section: 0))
+    }
+
+    /// Tells the adaptive policies how long one load took.
+    public mutating func observeLoadDuration(_ duration: Duration) {
+        rows.observeLoadDuration(duration)
+        for row in carousels.keys { carousels[row]?.observeLoadDuration(duration) }
+    }
+}

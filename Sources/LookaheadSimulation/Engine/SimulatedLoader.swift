@@ -1,0 +1,212 @@
+import Lookahead
+
+// The simulator's loads: a FetchScheduler for items, page loads of their own
+// as the runtime Pager runs them, and a TransferSimulator for the network,
+// all in virtual time.
+
+/// Performs a ``StrategyDriver``'s loads in virtual time.
+///
+/// Items go through a ``FetchScheduler`` with the scenario's concurrency
+/// limit and the default retry policy; a `Prefetcher` is a scheduler group
+/// (admission limit 2, `.low`, as `Prefetcher`'s defaults). Pages bypass the
+/// scheduler, as the runtime ``Pager`` does (it starts a task per load,
+/// outside any fetcher's limit), and are retried only when the
+/// ``PagingStateMachine`` says so. Every load, item or page, shares the
+/// scenario's link in the ``TransferSimulator``.
+///
+/// Calls made while the driver decides are queued and performed by
+/// ``drain(at:)``, which the simulator calls at the time of the event.
+struct SimulatedLoader: StrategyLoader {
+    typealias Scheduler = FetchScheduler<Int, Int>
+
+    /// A timer the simulator runs: the scheduler's retry of an item, or the pager's of a page.
+    enum Timer {
+        case load(Scheduler.LoadID)
+        case page(PageRequest)
+    }
+
+    /// What a finished transfer means to the driver.
+    enum Outcome {
+        /// `key`'s data arrived, `duration` after its load started.
+        case data(key: Int, duration: Duration)
+        /// The page load of `key` failed.
+        case pageFailure(key: Int)
+    }
+
+    let network: NetworkModel
+    let keys: LoadKeys
+    let maxConcurrentLoads: Int
+    var scheduler: Scheduler
+    var transfers: TransferSimulator
+    /// The `Prefetcher`'s group, for the strategies that prefetch through one.
+    var group: Scheduler.GroupID?
+    var groupInterests: [Int: Scheduler.InterestID] = [:]
+    /// Visible cells' requests.
+    var displayInterests: [Int: Scheduler.InterestID] = [:]
+    /// Item loads on the network, by transfer id (the scheduler's load serial).
+    var loads: [Int: (id: Scheduler.LoadID, key: Int, start: Duration)] = [:]
+    /// Page loads on the network, by transfer id, and their transfer by key.
+    var pageLoads: [Int: (key: Int, start: Duration)] = [:]
+    var pageTransfers: [Int: Int] = [:]
+    /// Page loads to start (`true`) or cancel (`false`) at the next drain, in order.
+    var pageOperations: [(key: Int, isStart: Bool)] = []
+    /// Page transfers take ids of their own, above any scheduler serial.
+    var nextPageTransfer = 1 << 48
+    var pagesStarted = 0
+    var pagesCancelled = 0
+    /// Failed attempts per key: the attempt number of the next one.
+    var failures: [Int: Int] = [:]
+    /// Timers, by time (ties in the order they were set).
+    var timers: [(time: Duration, timer: Timer)] = []
+
+    init(scenario: SimulationScenario, strategy: SimulationStrategy, itemCount: Int) {
+        network = scenario.network
+        keys = LoadKeys(strategy: strategy, itemCount: itemCount)
+        maxConcurrentLoads = scenario.maxConcurrentLoads
+        scheduler = Scheduler(maxConcurrentLoads: scenario.maxConcurrentLoads, retryPolicy: .default)
+        transfers = TransferSimulator(bandwidth: scenario.network.bandwidth)
+        if strategy.prefetchesThroughPrefetcher {
+            group = scheduler.makeGroup(priority: .low, admissionLimit: 2)
+        }
+    }
+
+    func bytes(ofKey key: Int) -> Int {
+        keys.items(ofKey: key).reduce(0) { $0 + network.payloadBytes(forItem: $1) }
+    }
+
+    // MARK: StrategyLoader
+
+    mutating func prefetch(_ key: Int) {
+        scheduler.addInterest(in: key, priority: .normal, payload: nil)
+    }
+
+    mutating func cancelPrefetch(_ key: Int) {
+        scheduler.withdrawPrefetchInterests(in: key)
+    }
+
+    mutating func startPrefetching(_ item: Int) {
+        guard let group else { preconditionFailure("SimulatedLoader: this strategy has no Prefetcher") }
+        if let interest = groupInterests[item], scheduler.isLive(interest) { return }
+        groupInterests[item] = scheduler.addInterest(in: item, group: group, payload: nil)
+    }
+
+    mutating func stopPrefetching(_ item: Int) {
+        if let interest = groupInterests.removeValue(forKey: item) { scheduler.withdraw(interest) }
+    }
+
+    mutating func requestForDisplay(_ item: Int, priority: FetchPriority) {
+        let interest = scheduler.addInterest(in: item, priority: priority, payload: item)
+        if let replaced = displayInterests.updateValue(interest, forKey: item) { scheduler.withdraw(replaced) }
+    }
+
+    mutating func withdrawDisplayRequest(_ item: Int) {
+        if let interest = displayInterests.removeValue(forKey: item) { scheduler.withdraw(interest) }
+    }
+
+    var loadQueue: LoadQueueState {
+        LoadQueueState(
+            running: scheduler.runningCount, pending: scheduler.pendingCount, maxConcurrentLoads: maxConcurrentLoads)
+    }
+
+    mutating func loadPage(_ key: Int) {
+        pageOperations.append((key, true))
+    }
+
+    mutating func cancelPage(_ key: Int) {
+        pageOperations.append((key, false))
+    }
+
+    mutating func schedulePageRetry(_ request: PageRequest, at time: Duration) {
+        schedule(.page(request), at: time)
+    }
+
+    func isCached(_ item: Int) -> Bool { false }
+
+    func arrival(ofKey key: Int) -> Duration? { nil }
+
+    // MARK: Performing
+
+    mutating func schedule(_ timer: Timer, at time: Duration) {
+        let index = timers.firstIndex { $0.time > time } ?? timers.endIndex
+        timers.insert((time, timer), at: index)
+    }
+
+    /// Starts and cancels on the network what was decided, at `time`.
+    mutating func drain(at time: Duration) {
+        for operation in pageOperations {
+            if operation.isStart {
+                startPage(operation.key, at: time)
+            } else if let transfer = pageTransfers.removeValue(forKey: operation.key) {
+                transfers.cancel(transfer, at: time)
+                pageLoads[transfer] = nil
+                pagesCancelled += 1
+            }
+        }
+        pageOperations.removeAll()
+        while let action = scheduler.nextAction() {
+            switch action {
+            case .start(let id, let key, _):
+                let transfer = Int(id.serial)
+                loads[transfer] = (id, key, time)
+                startTransfer(transfer, key: key, at: time)
+            case .cancel(let id, _):
+                // The request is torn down at once: the load ends now.
+                let transfer = Int(id.serial)
+                transfers.cancel(transfer, at: time)
+                loads[transfer] = nil
+                _ = scheduler.loadDidFail(id, isTransient: false)
+            case .reprioritize:
+                break
+            }
+        }
+    }
+
+    mutating func startPage(_ key: Int, at time: Duration) {
+        let transfer = nextPageTransfer
+        nextPageTransfer += 1
+        pageLoads[transfer] = (key, time)
+        pageTransfers[key] = transfer
+        pagesStarted += 1
+        startTransfer(transfer, key: key, at: time)
+    }
+
+    mutating func startTransfer(_ transfer: Int, key: Int, at time: Duration) {
+        let attempt = failures[key, default: 0]
+        let item = keys.items(ofKey: key).lowerBound
+        transfers.start(
+            transfer, latency: network.latency(forItem: item, attempt: attempt), bytes: bytes(ofKey: key),
+            failing: network.fails(item: item, attempt: attempt), at: time)
+    }
+
+    /// Ends transfer `transfer` at `time`: a failed item load is left to the
+    /// scheduler's retry; what the driver must hear of is returned.
+    mutating func complete(_ transfer: Int, at time: Duration) -> Outcome? {
+        let completion = transfers.complete(transfer, at: time)
+        if let page = pageLoads.removeValue(forKey: transfer) {
+            pageTransfers[page.key] = nil
+            guard !completion.failed else {
+                failures[page.key, default: 0] += 1
+                return .pageFailure(key: page.key)
+            }
+            return .data(key: page.key, duration: time - page.start)
+        }
+        guard let load = loads.removeValue(forKey: transfer) else { return nil }
+        if completion.failed {
+            failures[load.key, default: 0] += 1
+            switch scheduler.loadDidFail(load.id, isTransient: true) {
+            case .retry(let delay):
+                schedule(.load(load.id), at: time + delay)
+            case .deliver, .discarded:
+                break
+            }
+            return nil
+        }
+        guard scheduler.loadDidSucceed(load.id) != nil else { return nil }
+        return .data(key: load.key, duration: time - load.start)
+    }
+
+    /// Loads started (retries included) and cancelled, items and pages.
+    var counts: (requests: Int, cancellations: Int) {
+        (scheduler.statistics.loadsStarted + pagesStarted, scheduler.statistics.loadsCancelled + pagesCancelled)
+    }
+}

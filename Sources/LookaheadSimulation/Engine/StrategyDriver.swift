@@ -1,0 +1,348 @@
+public import Lookahead
+
+// The one strategy driver: what each strategy asks for, frame by frame, and
+// what it makes of the loads that finish — shared by the simulator (virtual
+// time) and the real replay (HTTP), which differ only in their loader.
+
+/// Drives one strategy over a scenario's trace: shows each frame, counts
+/// what is on screen, asks for visible cells' data, lets the strategy decide
+/// what to load ahead, and feeds finished loads back to the strategy.
+///
+/// The decisions are the shipped state machines': a ``PrefetchPlanner`` for
+/// the windows (`system`, `nuke`, `texture`, `adaptive`), a
+/// ``PrefetchWindowStateMachine`` with its own debounce and rest check for
+/// `swiftui`, a ``PagingStateMachine`` for `paged` and `paged-fixed`
+/// (retries included, as the runtime ``Pager`` performs them). The driver
+/// performs them on its ``StrategyLoader`` and keeps the one
+/// ``RunMetrics``. It reads no clock: every call says what time it is.
+///
+/// Calls come in time order: `begin()`, then for each frame the events due
+/// before it (``loadFinished(key:duration:)``, ``dataArrived(key:arrival:at:)``,
+/// ``pageFailed(key:isTransient:at:)``, ``pageRetryDue(_:at:)``,
+/// ``settleWindow(at:)``), then ``showFrame(_:at:)``; ``finish()`` at the end.
+package struct StrategyDriver<Loader: StrategyLoader> {
+    package let scenario: SimulationScenario
+    package let strategy: SimulationStrategy
+    package let layout: any CollectionLayout
+    package let itemCount: Int
+    package let frameDuration: Duration
+    package let frameCount: Int
+    let maxOffset: Double
+    /// Whether visible cells ask for their data (all but the page strategies
+    /// and some of the oracle's plans).
+    let issuesDisplayRequests: Bool
+
+    package var loader: Loader
+    package private(set) var metrics: RunMetrics
+
+    var planner: PrefetchPlanner?
+    /// `swiftui`: the ``ScrollViewPrefetcher``'s machine.
+    var window: PrefetchWindowStateMachine?
+    var pager: PagingStateMachine<ListItem>?
+    /// The pager's requests in flight or backing off, by offset (their load key).
+    var pageRequests: [Int: PageRequest] = [:]
+    /// How long pages took: what ``Pager/observedPageLatency`` tells the adaptive trigger.
+    var pageLatency = LoadDurationEstimator(quantile: 0.9, prior: .milliseconds(500), capacity: 32)
+    /// `batch`: the pages asked for so far.
+    var requestedPages = 0
+    /// Visible cells' requests, by the priority each asked at.
+    var displayPriorities: [Int: FetchPriority] = [:]
+    var previousVisible: [Int] = []
+    var previousOffset: Double?
+
+    /// Creates the driver of `strategy` on `scenario`.
+    ///
+    /// - Parameters:
+    ///   - issuesDisplayRequests: whether visible cells ask for their data;
+    ///     by default all strategies but those that load pages or the oracle.
+    ///   - makeLoader: makes the loader that performs the loads, given what
+    ///     the strategy's keys stand for.
+    package init(
+        scenario: SimulationScenario, strategy: SimulationStrategy, issuesDisplayRequests: Bool? = nil,
+        makeLoader: (LoadKeys) -> Loader
+    ) {
+        self.scenario = scenario
+        self.strategy = strategy
+        self.issuesDisplayRequests = issuesDisplayRequests ?? (!strategy.loadsPages && strategy != .oracle)
+        layout = scenario.makeLayout()
+        itemCount = layout.totalItemCount
+        frameDuration = .seconds(1) / scenario.frameRate
+        frameCount = Int((scenario.trace.duration / frameDuration).rounded(.down)) + 1
+        maxOffset = max(0, layout.contentSize.height - scenario.viewport.height)
+        let network = scenario.network
+        let keys = LoadKeys(strategy: strategy, itemCount: itemCount)
+        loader = makeLoader(keys)
+        metrics = RunMetrics(
+            keys: keys, duration: scenario.trace.duration, itemBytes: { network.payloadBytes(forItem: $0) })
+        planner = strategy.prefetchPolicy.map { PrefetchPlanner(layout: layout, policy: $0) }
+        switch strategy {
+        case .swiftui:
+            window = PrefetchWindowStateMachine(itemCount: itemCount, sizing: .adaptive())
+        case .paged, .pagedFixed:
+            pager = PagingStateMachine(configuration: SimulationStrategy.pagingConfiguration)
+        case .none, .all, .batch, .system, .nuke, .texture, .adaptive, .oracle:
+            break
+        }
+    }
+
+    /// The time of frame `frame`.
+    package func time(ofFrame frame: Int) -> Duration {
+        frameDuration * frame
+    }
+
+    // MARK: Frames
+
+    /// What happens when the app starts, before the first frame: `all` asks
+    /// for every item, `batch` for its first page, the pager for its first.
+    package mutating func begin() {
+        switch strategy {
+        case .all:
+            for item in 0..<itemCount { loader.prefetch(item) }
+        case .batch:
+            if itemCount > 0 {
+                loader.prefetch(0)
+                requestedPages = 1
+            }
+        case .paged, .pagedFixed:
+            if var pager {
+                let actions = pager.start()
+                self.pager = pager
+                perform(actions, at: .zero)
+            }
+        case .none, .system, .nuke, .texture, .adaptive, .swiftui, .oracle:
+            break
+        }
+    }
+
+    /// Whether `item`'s data is ready, learning from the loader's cache.
+    mutating func isReady(_ item: Int) -> Bool {
+        if metrics.ready[item] { return true }
+        guard !metrics.keys.isPaged, loader.isCached(item) else { return false }
+        metrics.markReady(key: item, arrival: loader.arrival(ofKey: item))
+        return true
+    }
+
+    /// Shows frame `frame` at `time`: counts it, asks for visible cells'
+    /// data, and lets the strategy plan ahead.
+    package mutating func showFrame(_ frame: Int, at time: Duration) {
+        let offset = min(max(scenario.trace.offset(at: time), 0), maxOffset)
+        let rect = Rect(origin: Point(x: 0, y: offset), size: scenario.viewport)
+        let visiblePaths = layout.itemPaths(in: rect)
+        let visible = visiblePaths.map { layout.flatIndex(of: $0) }
+        // Points per second, from the offset one frame before.
+        let velocity = previousOffset.map { (offset - $0) / (frameDuration / .seconds(1)) } ?? 0
+        previousOffset = offset
+
+        let wasVisible = Set(previousVisible)
+        for item in visible {
+            let ready = isReady(item)
+            metrics.countVisible(item, isReady: ready, appeared: !wasVisible.contains(item), at: time)
+        }
+        // Cells ask for their data when they appear and withdraw when they leave.
+        let isVisible = Set(visible)
+        for item in previousVisible where !isVisible.contains(item) {
+            if displayPriorities.removeValue(forKey: item) != nil { loader.withdrawDisplayRequest(item) }
+            _ = isReady(item)
+            metrics.itemLeft(item, at: time)
+        }
+        // Pages carry their items, and the oracle's plan already covers every item it will show.
+        if strategy.loadsPages, let last = visible.last, last >= loadedPrefix() {
+            metrics.waitedAtBottom(for: frameDuration)
+        }
+        if issuesDisplayRequests {
+            // A cell asks at the priority the policy advises (`.high` but in
+            // an adaptive fling), and asks again, higher, when that changes.
+            for (item, path) in zip(visible, visiblePaths) where !metrics.ready[item] {
+                let priority = planner?.displayPriority(for: path) ?? .high
+                if let current = displayPriorities[item] {
+                    guard current < priority else { continue }
+                } else if wasVisible.contains(item) {
+                    continue
+                }
+                loader.requestForDisplay(item, priority: priority)
+                displayPriorities[item] = priority
+            }
+        }
+        planAhead(at: time, rect: rect, velocity: velocity, visible: visible, wasVisible: wasVisible)
+        previousVisible = visible
+    }
+
+    mutating func planAhead(at time: Duration, rect: Rect, velocity: Double, visible: [Int], wasVisible: Set<Int>) {
+        switch strategy {
+        case .none, .all, .oracle:
+            break
+        case .paged, .pagedFixed:
+            guard var pager, let last = visible.last else { return }
+            let actions =
+                strategy == .paged
+                ? pager.accessed(
+                    index: last, velocity: itemsPerSecond(fromPointsPerSecond: velocity),
+                    observedPageLatency: pageLatency.estimate)
+                : pager.accessed(index: last)
+            self.pager = pager
+            perform(actions, at: time)
+        case .batch:
+            // The tutorial's trigger: the last item asked for is displayed.
+            let lastRequested = requestedPages * SimulationStrategy.pageSize - 1
+            let isBottomReached = visible.last.map { $0 >= lastRequested } ?? false
+            let pageInFlight = !metrics.ready[min(itemCount - 1, lastRequested)]
+            if isBottomReached, !pageInFlight, requestedPages * SimulationStrategy.pageSize < itemCount {
+                loader.prefetch(requestedPages)
+                requestedPages += 1
+            }
+        case .swiftui:
+            // Rows report appearing and disappearing; the prefetcher's machine
+            // decides when to settle, as `ScrollViewPrefetcher` does.
+            guard var window else { return }
+            var changed = false
+            let isVisible = Set(visible)
+            for item in previousVisible where !isVisible.contains(item) {
+                changed = window.disappeared(item) || changed
+            }
+            for item in visible where !wasVisible.contains(item) { changed = window.appeared(item) || changed }
+            self.window = window
+            if changed, case .now = self.window!.timingAfterChange(at: time) { settleWindow(at: time, arranged: false) }
+        case .system, .texture, .nuke, .adaptive:
+            guard var planner else { return }
+            let update = planner.update(
+                ScrollFrame(visibleRect: rect, velocity: velocity, time: time), loadQueue: loader.loadQueue)
+            self.planner = planner
+            for path in update.cancel {
+                let item = layout.flatIndex(of: path)
+                if strategy.prefetchesThroughPrefetcher {
+                    loader.stopPrefetching(item)
+                } else {
+                    loader.cancelPrefetch(item)
+                }
+            }
+            for path in update.prefetch {
+                let item = layout.flatIndex(of: path)
+                guard !isReady(item) else { continue }
+                if strategy.prefetchesThroughPrefetcher {
+                    loader.startPrefetching(item)
+                } else {
+                    loader.prefetch(item)
+                }
+            }
+        }
+    }
+
+    /// Items per second, from points per second and the average item height:
+    /// the pager counts in items.
+    func itemsPerSecond(fromPointsPerSecond velocity: Double) -> Double {
+        velocity * Double(itemCount) / max(layout.contentSize.height, 1)
+    }
+
+    // MARK: The SwiftUI window
+
+    /// When the `swiftui` window wants to settle next, if it does.
+    package var nextSettleTime: Duration? { window?.scheduledSettleTime }
+
+    /// Settles the `swiftui` window at `time` — its arranged settle came due
+    /// (`arranged`), or a change asked to settle at once — and starts and
+    /// stops prefetches as it says.
+    package mutating func settleWindow(at time: Duration, arranged: Bool = true) {
+        guard var window else { return }
+        // What `ScrollViewPrefetcher` over a `Prefetcher` tells its window.
+        let queue = loader.loadQueue
+        let queuedLoadsPerSlot = Double(queue.pending) / Double(max(1, queue.maxConcurrentLoads))
+        let update =
+            arranged
+            ? window.settleArranged(at: time, queuedLoadsPerSlot: queuedLoadsPerSlot)
+            : window.settleNow(at: time, queuedLoadsPerSlot: queuedLoadsPerSlot)
+        self.window = window
+        for item in update.cancel { loader.stopPrefetching(item) }
+        for item in update.prefetch where !isReady(item) { loader.startPrefetching(item) }
+    }
+
+    // MARK: Loads
+
+    /// A load of `key` produced its data after `duration`: what a fetcher's
+    /// statistics (or the pager's stopwatch) tell the strategy.
+    package mutating func loadFinished(key: Int, duration: Duration) {
+        planner?.observeLoadDuration(duration)
+        window?.observeLoadDuration(duration)
+        if pager != nil { pageLatency.record(duration) }
+    }
+
+    /// `key`'s data is there at `time` (it arrived at `arrival`, if known).
+    package mutating func dataArrived(key: Int, arrival: Duration?, at time: Duration) {
+        metrics.markReady(key: key, arrival: arrival)
+        if pager != nil { pageLoaded(key: key, at: time) }
+    }
+
+    /// The page load of `key` failed at `time`.
+    package mutating func pageFailed(key: Int, isTransient: Bool, at time: Duration) {
+        guard var pager, let request = pageRequests[key] else { return }
+        let actions = pager.pageFailed(request: request, isTransient: isTransient)
+        self.pager = pager
+        perform(actions, at: time)
+    }
+
+    /// The delay of the pager's `.retry` for `request` passed.
+    package mutating func pageRetryDue(_ request: PageRequest, at time: Duration) {
+        guard var pager else { return }
+        let actions = pager.retryTimerFired(request)
+        self.pager = pager
+        perform(actions, at: time)
+    }
+
+    // MARK: Pages
+
+    /// Performs the pager's actions as the runtime ``Pager`` does: loads of
+    /// their own, retries after the machine's delay.
+    mutating func perform(_ actions: [PagingStateMachine<ListItem>.Action], at time: Duration) {
+        for action in actions {
+            switch action {
+            case .load(let request):
+                guard case .offset(let offset) = request.key else { continue }
+                pageRequests[offset] = request
+                loader.loadPage(offset)
+            case .cancel(let request):
+                guard case .offset(let offset) = request.key else { continue }
+                loader.cancelPage(offset)
+                pageRequests[offset] = nil
+            case .retry(let request, let delay):
+                loader.schedulePageRetry(request, at: time + delay)
+            case .dropped:
+                // No `maxSize` here: nothing is dropped.
+                break
+            }
+        }
+    }
+
+    mutating func pageLoaded(key: Int, at time: Duration) {
+        guard var pager, let request = pageRequests.removeValue(forKey: key) else { return }
+        let range = key..<min(itemCount, key + request.limit)
+        let actions = pager.pageLoaded(request: request, page: Page(items: range.map(ListItem.init)))
+        self.pager = pager
+        perform(actions, at: time)
+    }
+
+    /// How many items from the top are loaded without a gap.
+    func loadedPrefix() -> Int {
+        if let pager { return pager.count }
+        return metrics.ready.firstIndex(of: false) ?? itemCount
+    }
+
+    // MARK: Ending
+
+    /// Closes the appearances still blank at the last frame.
+    package mutating func finish() {
+        metrics.finish(at: frameDuration * (frameCount - 1))
+    }
+
+    /// Records that `key`'s data is in the cache at the end of the run, seen or not.
+    package mutating func markReadyAtEnd(key: Int) {
+        metrics.markReady(key: key, arrival: loader.arrival(ofKey: key))
+    }
+}
+
+/// An item of a driven list, for the pager (identity is its index).
+package struct ListItem: Identifiable, Sendable, Hashable {
+    package let id: Int
+
+    package init(_ id: Int) {
+        self.id = id
+    }
+}

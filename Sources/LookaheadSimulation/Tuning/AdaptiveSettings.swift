@@ -1,0 +1,83 @@
+public import Lookahead
+
+/// The settings of the adaptive policy that `lookahead tune` searches, and
+/// the Swift code that applies them in an app.
+///
+/// Each is a knob of ``AdaptivePrefetchPolicy`` (or the fetcher's concurrency
+/// limit) whose best value depends on the app: how people scroll it, how long
+/// its loads take, how much waste its users' data plans tolerate.
+public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// Added to the load-time estimate (``AdaptivePrefetchPolicy/margin``), in milliseconds.
+    public var marginMilliseconds: Int
+    /// Screens held ahead while resting (``AdaptivePrefetchPolicy/restingLeadingScreens``).
+    public var restingLeadingScreens: Double
+    /// Screens held behind while resting (``AdaptivePrefetchPolicy/restingTrailingScreens``).
+    public var restingTrailingScreens: Double
+    /// How far the policy looks ahead at most, in screens (``AdaptivePrefetchPolicy/maxReachScreens``).
+    public var maxReachScreens: Double
+    /// Whether a fling's passing items are skipped (``AdaptivePrefetchPolicy/yieldsToLandingZone``).
+    public var yieldsToLandingZone: Bool
+    /// The fetcher's concurrency limit (`AsyncFetcher(maxConcurrentFetches:)`).
+    public var maxConcurrentLoads: Int
+
+    /// Creates settings.
+    public init(
+        marginMilliseconds: Int, restingLeadingScreens: Double, restingTrailingScreens: Double,
+        maxReachScreens: Double, yieldsToLandingZone: Bool, maxConcurrentLoads: Int
+    ) {
+        self.marginMilliseconds = marginMilliseconds
+        self.restingLeadingScreens = restingLeadingScreens
+        self.restingTrailingScreens = restingTrailingScreens
+        self.maxReachScreens = maxReachScreens
+        self.yieldsToLandingZone = yieldsToLandingZone
+        self.maxConcurrentLoads = maxConcurrentLoads
+    }
+
+    /// What `.adaptive` ships with, at a concurrency limit of `maxConcurrentLoads`.
+    public static func shipped(maxConcurrentLoads: Int = 6) -> AdaptiveSettings {
+        let policy = AdaptivePrefetchPolicy()
+        return AdaptiveSettings(
+            marginMilliseconds: Int(policy.margin / .milliseconds(1)),
+            restingLeadingScreens: policy.restingLeadingScreens,
+            restingTrailingScreens: policy.restingTrailingScreens, maxReachScreens: policy.maxReachScreens,
+            yieldsToLandingZone: policy.yieldsToLandingZone, maxConcurrentLoads: maxConcurrentLoads)
+    }
+
+    /// The policy with these settings (the concurrency limit is the fetcher's, not the policy's).
+    public func makePolicy() -> PrefetchPolicy {
+        .custom(
+            AdaptivePrefetchPolicy(
+                margin: .milliseconds(marginMilliseconds), restingLeadingScreens: restingLeadingScreens,
+                restingTrailingScreens: restingTrailingScreens, yieldsToLandingZone: yieldsToLandingZone,
+                maxReachScreens: maxReachScreens))
+    }
+
+    /// Swift code that applies these settings in an app, to paste: the
+    /// policy (for a ``PrefetchPlanner`` or a view's `prefetchPolicy`) and
+    /// the fetcher's limit.
+    public var swiftCode: String {
+        """
+        // Tuned by `lookahead tune` on your traces.
+        let prefetchPolicy: PrefetchPolicy = .custom(
+            AdaptivePrefetchPolicy(
+                margin: .milliseconds(\(marginMilliseconds)),
+                restingLeadingScreens: \(Self.literal(restingLeadingScreens)),
+                restingTrailingScreens: \(Self.literal(restingTrailingScreens)),
+                yieldsToLandingZone: \(yieldsToLandingZone),
+                maxReachScreens: \(Self.literal(maxReachScreens))))
+        let fetcher = AsyncFetcher<Key, Value>(maxConcurrentFetches: \(maxConcurrentLoads), load: load)
+        """
+    }
+
+    public var description: String {
+        "margin \(marginMilliseconds) ms, resting \(Self.literal(restingLeadingScreens)) ahead / "
+            + "\(Self.literal(restingTrailingScreens)) behind, reach \(Self.literal(maxReachScreens)) screens, "
+            + "\(yieldsToLandingZone ? "yields to the landing zone" : "loads what a fling passes"), "
+            + "\(maxConcurrentLoads) at once"
+    }
+
+    /// A number as Swift source: `2.5`, `1.0`.
+    static func literal(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e9 ? "\(Int(value)).0" : "\(value)"
+    }
+}

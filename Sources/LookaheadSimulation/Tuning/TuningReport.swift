@@ -1,0 +1,100 @@
+/// What `lookahead tune` found: its `--json` form, and the table.
+public struct TuningReport: Sendable, Codable {
+    /// One policy's scores: on the traces the search saw, and on those it did not.
+    public struct Row: Sendable, Codable, Hashable {
+        public var name: String
+        public var training: PolicyTuner.Score
+        public var heldOut: PolicyTuner.Score
+    }
+
+    /// The best setting of every combination, scored on the held-out traces.
+    public struct Exhaustive: Sendable, Codable, Hashable {
+        public var best: PolicyTuner.Candidate
+        public var evaluated: Int
+    }
+
+    /// The fixed policies, the shipped adaptive one, then the recommendation (`recommended`).
+    public var rows: [Row]
+    /// The settings recommended.
+    public var recommended: AdaptiveSettings
+    /// The waste budget the search kept to.
+    public var maxWasteRatio: Double
+    /// Settings scored by the search.
+    public var evaluated: Int
+    /// The trade-off between blank cell-frames and waste among the settings scored.
+    public var paretoFront: [PolicyTuner.Candidate]
+    /// The lower bound, summed over the training traces.
+    public var lowerBoundTraining: Int
+    /// The lower bound, summed over the held-out traces.
+    public var lowerBoundHeldOut: Int
+    /// The exhaustive reference on the held-out traces, if it ran.
+    public var exhaustive: Exhaustive?
+    /// Every baseline's and the recommendation's results on each held-out
+    /// trace, with its lower bound: what the chart and the HTML report show.
+    public var heldOutResults: SimulationReport
+
+    /// On the held-out traces: (best fixed − recommended) / (best fixed − bound),
+    /// the share of the gap to the bound the recommendation closes; `nil`
+    /// when the best fixed policy is at the bound already.
+    public var heldOutGapClosure: Double? {
+        let fixed = rows.filter { PolicyTuning.fixedStrategies.map(\.rawValue).contains($0.name) }
+        guard let best = fixed.map(\.heldOut.blankCellFrames).min(),
+            let recommended = rows.first(where: { $0.name == PolicyTuning.recommendedName })?.heldOut.blankCellFrames,
+            best > lowerBoundHeldOut
+        else { return nil }
+        return Double(best - recommended) / Double(best - lowerBoundHeldOut)
+    }
+
+    /// The report as text: the table, the gap closure, the trade-off and the code to paste.
+    public func text() -> String {
+        func percent(_ ratio: Double) -> String { "\(Double(Int((ratio * 1_000).rounded())) / 10)%" }
+        func pad(_ text: String, _ width: Int) -> String {
+            text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
+        }
+        func left(_ text: String, _ width: Int) -> String {
+            text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+        }
+        var lines = [
+            "policy           training: blank   waste    held out: blank   waste"
+        ]
+        for row in rows {
+            lines.append(
+                left(row.name, 16)
+                    + pad("\(row.training.blankCellFrames)", 16) + pad(percent(row.training.wasteRatio), 8)
+                    + pad("\(row.heldOut.blankCellFrames)", 18) + pad(percent(row.heldOut.wasteRatio), 8))
+        }
+        lines.append(
+            left("lower bound", 16) + pad("\(lowerBoundTraining)", 16)
+                + pad("", 8) + pad("\(lowerBoundHeldOut)", 18))
+        lines.append("")
+        lines.append(
+            "recommended (\(evaluated) settings scored, waste at most \(percent(maxWasteRatio))): \(recommended)")
+        if let closure = heldOutGapClosure {
+            lines.append(
+                "held out: the recommendation closes \(percent(closure)) of the gap from the best fixed policy to the bound"
+            )
+        }
+        if let exhaustive {
+            let recommendedHeldOut =
+                rows.first { $0.name == PolicyTuning.recommendedName }?.heldOut.blankCellFrames ?? 0
+            let best = exhaustive.best.score.blankCellFrames
+            let ratio =
+                best == 0 ? (recommendedHeldOut == 0 ? 1 : .infinity) : Double(recommendedHeldOut) / Double(best)
+            lines.append(
+                "exhaustive search on the held-out traces (\(exhaustive.evaluated) settings): best \(best) blank "
+                    + "cell-frames (\(exhaustive.best.settings)); the recommendation is "
+                    + "\(Double(Int((ratio * 100).rounded())) / 100)× that")
+        }
+        lines.append("")
+        lines.append("trade-off (blank cell-frames on the training traces against waste):")
+        for candidate in paretoFront.prefix(8) {
+            lines.append(
+                "  \(pad("\(candidate.score.blankCellFrames)", 8))  \(pad(percent(candidate.score.wasteRatio), 6))  "
+                    + "\(candidate.settings)")
+        }
+        lines.append("")
+        lines.append("Paste into your app:")
+        lines.append(recommended.swiftCode)
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,138 @@
+import Lookahead
+import Testing
+
+@testable import LookaheadSimulation
+
+/// Records what a ``StrategyDriver`` asks of its loader.
+struct RecordingLoader: StrategyLoader {
+    enum Call: Hashable {
+        case prefetch(Int)
+        case cancelPrefetch(Int)
+        case startPrefetching(Int)
+        case stopPrefetching(Int)
+        case display(Int, FetchPriority)
+        case withdrawDisplay(Int)
+        case loadPage(Int)
+        case cancelPage(Int)
+        case retryPage(PageRequest, at: Duration)
+    }
+
+    var calls: [Call] = []
+    var loadQueue = LoadQueueState(running: 0, pending: 0, maxConcurrentLoads: 6)
+
+    mutating func prefetch(_ key: Int) { calls.append(.prefetch(key)) }
+    mutating func cancelPrefetch(_ key: Int) { calls.append(.cancelPrefetch(key)) }
+    mutating func startPrefetching(_ item: Int) { calls.append(.startPrefetching(item)) }
+    mutating func stopPrefetching(_ item: Int) { calls.append(.stopPrefetching(item)) }
+    mutating func requestForDisplay(_ item: Int, priority: FetchPriority) { calls.append(.display(item, priority)) }
+    mutating func withdrawDisplayRequest(_ item: Int) { calls.append(.withdrawDisplay(item)) }
+    mutating func loadPage(_ key: Int) { calls.append(.loadPage(key)) }
+    mutating func cancelPage(_ key: Int) { calls.append(.cancelPage(key)) }
+    mutating func schedulePageRetry(_ request: PageRequest, at time: Duration) {
+        calls.append(.retryPage(request, at: time))
+    }
+    func isCached(_ item: Int) -> Bool { false }
+    func arrival(ofKey key: Int) -> Duration? { nil }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct StrategyDriverTests {
+    /// 300 rows of 100 pt through an 844 pt viewport, scrolled at `speed` pt/s for 10 s.
+    func scenario(failureRate: Double = 0, concurrency: Int = 6, speed: Double = 1_000) -> SimulationScenario {
+        let trace = ScrollTrace(
+            samples: (0...600).map { .init(time: .seconds(1) / 60.0 * $0, offset: speed * Double($0) / 60) })
+        return SimulationScenario(
+            name: "test", layout: .list(rowHeights: Array(repeating: 100, count: 300)),
+            viewport: Size(width: 390, height: 844),
+            network: NetworkModel(
+                seed: 7, latency: .perItem(Array(repeating: .milliseconds(200), count: 300)),
+                payload: .fixed(bytes: 2_000), failureRate: failureRate),
+            maxConcurrentLoads: concurrency, trace: trace)
+    }
+
+    func driver(_ strategy: SimulationStrategy) -> StrategyDriver<RecordingLoader> {
+        StrategyDriver(scenario: scenario(), strategy: strategy) { _ in RecordingLoader() }
+    }
+
+    @Test func pagesLoadOutsideTheFetcherAndRetryWhenThePagingMachineSaysSo() throws {
+        // Given the pager's first page asked for
+        var driver = driver(.pagedFixed)
+        driver.begin()
+        #expect(driver.loader.calls == [.loadPage(0)])
+        // When it fails at 300 ms
+        driver.pageFailed(key: 0, isTransient: true, at: .milliseconds(300))
+        // Then the retry is the machine's, after the paging configuration's delay
+        let delay = try #require(SimulationStrategy.pagingConfiguration.retryPolicy.delay(afterFailures: 1))
+        guard case .retryPage(let request, let time) = driver.loader.calls.last else {
+            Issue.record("no retry after a failed page: \(driver.loader.calls)")
+            return
+        }
+        #expect(time == .milliseconds(300) + delay)
+        // And when the retry is due, the page loads again, as a page
+        driver.pageRetryDue(request, at: time)
+        #expect(driver.loader.calls.last == .loadPage(0))
+        #expect(!driver.loader.calls.contains { if case .prefetch = $0 { true } else { false } })
+    }
+
+    @Test func aPermanentPageFailureIsNotRetried() {
+        var driver = driver(.paged)
+        driver.begin()
+        driver.pageFailed(key: 0, isTransient: false, at: .milliseconds(300))
+        #expect(driver.loader.calls == [.loadPage(0)])
+    }
+
+    @Test func theSwiftUIWindowSettlesOneDebounceAfterTheFirstRowsAppear() {
+        // Given the swiftui strategy's first frame
+        var driver = driver(.swiftui)
+        driver.begin()
+        driver.showFrame(0, at: .zero)
+        // Then the rows ask for their data, and nothing is prefetched before the settle
+        #expect(driver.loader.calls.allSatisfy { if case .display(_, .high) = $0 { true } else { false } })
+        #expect(driver.nextSettleTime == .milliseconds(50))
+        // When the settle comes due
+        driver.settleWindow(at: .milliseconds(50))
+        // Then the prefetcher is asked for the rows just below the screen, nearest first
+        let started = driver.loader.calls.compactMap { if case .startPrefetching(let item) = $0 { item } else { nil } }
+        #expect(started.first == 9)
+        #expect(started == started.sorted())
+    }
+
+    @Test func theSimulatorsPageLoadsDoNotTakeTheFetchersSlots() {
+        // Given a scheduler allowing one load, busy with an item
+        var loader = SimulatedLoader(scenario: scenario(concurrency: 1), strategy: .paged, itemCount: 300)
+        loader.requestForDisplay(100, priority: .high)
+        loader.drain(at: .zero)
+        #expect(loader.loadQueue.running == 1)
+        // When the pager asks for a page
+        loader.loadPage(0)
+        loader.drain(at: .zero)
+        // Then it starts at once, as the runtime Pager's task does, and takes no slot
+        #expect(loader.pageLoads.count == 1)
+        #expect(loader.transfers.isInFlight(loader.pageTransfers[0]!))
+        #expect(loader.loadQueue.running == 1)
+        #expect(loader.loadQueue.pending == 0)
+        #expect(loader.counts.requests == 2)
+    }
+
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func aSimulatedPagedRunRetriesFailedPagesAndStillReachesTheEnd(seed: UInt64) {
+        // Given a network that fails a third of the attempts
+        var scenario = scenario(failureRate: 0.3)
+        scenario.network.seed = seed
+        // When pages are loaded ahead of a steady scroll
+        let result = Simulator(scenario: scenario).run(.pagedFixed)
+        // Then failed attempts are retried (more requests than pages), and the
+        // list is shown (most cell-frames have content)
+        #expect(result.requests > result.completedLoads, "seed \(seed)")
+        #expect(result.blankRatio < 0.5, "seed \(seed): \(result.blankRatio)")
+    }
+
+    @Test func theSwiftUIStrategyPrefetchesAheadOfASteadyScroll() {
+        // Three rows a second: slow enough for a Prefetcher's two loads at a time.
+        let simulator = Simulator(scenario: scenario(speed: 300))
+        let swiftui = simulator.run(.swiftui)
+        let none = simulator.run(.none)
+        #expect(swiftui.visibleCellFrames == none.visibleCellFrames)
+        #expect(swiftui.blankCellFrames < none.blankCellFrames)
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+@testable import LookaheadSimulation
+
+@Suite("HTML report and its replay timelines", .timeLimit(.minutes(1)))
+struct SimulationHTMLReportTests {
+    /// What the page's script does: per frame, the visible items whose data was not there yet.
+    func counted(_ timeline: ReplayTimeline, _ strand: ReplayTimeline.Strand) -> Int {
+        var blank = 0
+        for (item, runs) in timeline.visibleRuns.enumerated() {
+            for run in runs {
+                for frame in run[0]...run[1] {
+                    let ready = strand.readyFrames[item]
+                    if ready < 0 || ready > frame { blank += 1 }
+                }
+            }
+        }
+        return blank
+    }
+
+    @Test(
+        "counting blank frames from the timeline gives the simulator's count, for every strategy",
+        arguments: ["photos", "fling"])
+    func timelineCountsMatchTheSimulator(name: String) throws {
+        let seed: UInt64 = 5
+        let scenario = try #require(SimulationScenario.builtIn(named: name, seed: seed, duration: .seconds(8)))
+        let suite = SimulationSuite(seed: seed, scenarios: [scenario], strategies: SimulationStrategy.allCases)
+        let (report, timelines) = suite.run(keepingTimelines: true)
+        let timeline = try #require(timelines.first)
+        #expect(timeline.offsets.count == Int((scenario.trace.duration / (.seconds(1) / scenario.frameRate))) + 1)
+        for (strand, result) in zip(timeline.strands, report.scenarios[0].strategies) {
+            #expect(strand.name == result.name)
+            #expect(counted(timeline, strand) == result.blankCellFrames, "\(name) \(strand.name), seed \(seed)")
+        }
+        // A run keeping no timelines gives the same report.
+        #expect(suite.run() == report)
+    }
+
+    @Test("data landing exactly at a frame's time is there for that frame, later data from the next frame")
+    func readyFrameBoundaries() {
+        let frame = Duration.seconds(1) / 60
+        let visibility = ScenarioVisibility(
+            scenario: SimulationScenario.builtIn(named: "feed", seed: 1, duration: .seconds(1))!)
+        #expect(ReplayTimeline.firstFrame(atOrAfter: frame * 3, from: 0, visibility) == 3)
+        #expect(ReplayTimeline.firstFrame(atOrAfter: frame * 3 + .nanoseconds(1), from: 9, visibility) == 4)
+        #expect(ReplayTimeline.firstFrame(atOrAfter: .zero, from: 5, visibility) == 0)
+        #expect(ReplayTimeline.runs(of: [1, 2, 3, 7, 9, 10]) == [[1, 3], [7, 7], [9, 10]])
+    }
+
+    @Test("the page loads nothing from outside and cannot be broken out of by a name")
+    func selfContainedAndEscaped() {
+        let hostile = "</script><script>alert(1)</script>"
+        let result = StrategyResult(
+            name: hostile, blankCellFrames: 3, visibleCellFrames: 10, timesToContent: [], requests: 1,
+            cancellations: 0, completedLoads: 1, wastedLoads: 0, wastedBytes: 0, completedBytes: 1, bytes: 1,
+            peakCacheBytes: 1, blankCellFramesPerSecond: [3], bottomWait: .zero)
+        let report = SimulationReport(seed: 1, scenarios: [.init(name: "feed<&>", strategies: [result])])
+        let scenario = SimulationScenario.builtIn(named: "feed", seed: 1, duration: .seconds(1))!
+        let timeline = ReplayTimeline(scenario: scenario, strategies: [(hostile, [:], 3)])
+        let page = SimulationHTMLReport(report: report, timelines: [timeline]).html()
+        #expect(!page.contains(hostile))
+        #expect(page.contains("&lt;/script&gt;"))
+        #expect(page.contains("feed&lt;&amp;&gt;"))
+        #expect(page.components(separatedBy: "</script>").count == 3, "only the page's own two script elements end")
+        // (The chart's `xmlns` names a namespace; it loads nothing.)
+        for external in ["src=", "<link", "@import", "href=\"http", "url(http", "fetch(", "XMLHttpRequest"] {
+            #expect(!page.contains(external), "\(external)")
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Testing
+
+@testable import LookaheadSimulation
+
+@Suite("Policy tuner", .timeLimit(.minutes(1)))
+struct PolicyTunerTests {
+    let start = AdaptiveSettings.shipped()
+
+    /// A made-up surface: blank cell-frames grow with the distance from a best
+    /// setting on each knob; waste grows with the resting window and the reach.
+    func surface(_ settings: AdaptiveSettings) -> PolicyTuner.Score {
+        var blank = abs(settings.marginMilliseconds - 150) / 10
+        blank += Int(abs(settings.restingLeadingScreens - 1) * 40)
+        blank += Int(abs(settings.restingTrailingScreens - 0.75) * 40)
+        blank += Int(abs(settings.maxReachScreens - 6) * 5)
+        blank += settings.yieldsToLandingZone ? 0 : 7
+        blank += abs(settings.maxConcurrentLoads - 8) * 3
+        let wasted = Int((settings.restingLeadingScreens + settings.restingTrailingScreens) * 10)
+        return PolicyTuner.Score(
+            blankCellFrames: blank, visibleCellFrames: 1_000, completedLoads: 100, wastedLoads: wasted)
+    }
+
+    @Test("coordinate descent finds the best of a separable surface, scoring each setting once")
+    func findsTheBest() {
+        var calls: [AdaptiveSettings] = []
+        let search = PolicyTuner(maxWasteRatio: 1).search(from: start) { settings in
+            calls.append(settings)
+            return surface(settings)
+        }
+        #expect(search.best.settings.marginMilliseconds == 150)
+        #expect(search.best.settings.restingLeadingScreens == 1)
+        #expect(search.best.settings.restingTrailingScreens == 0.75)
+        #expect(search.best.settings.maxReachScreens == 6)
+        #expect(search.best.settings.yieldsToLandingZone)
+        #expect(search.best.settings.maxConcurrentLoads == 8)
+        #expect(search.best.score.blankCellFrames == 0)
+        #expect(Set(calls).count == calls.count, "a setting was scored twice")
+        #expect(search.evaluated.count == calls.count)
+        // And the exhaustive search agrees
+        let exhaustive = PolicyTuner(maxWasteRatio: 1).exhaustive(from: start, evaluate: surface)
+        #expect(exhaustive.best.settings == search.best.settings)
+        #expect(exhaustive.evaluated.count == PolicyTuner.axes.reduce(1) { $0 * $1.variants(start).count })
+    }
+
+    @Test("a setting over the waste budget is not recommended, however few blanks it leaves")
+    func respectsTheBudget() {
+        // Waste ratio of the unconstrained best (1 ahead, 0.75 behind) is 17.5 %; allow 10 %.
+        let search = PolicyTuner(maxWasteRatio: 0.10).search(from: start, evaluate: surface)
+        #expect(search.best.score.wasteRatio <= 0.10)
+        #expect(search.best.settings.restingLeadingScreens + search.best.settings.restingTrailingScreens <= 1)
+        // When nothing fits, the least wasteful is chosen.
+        let none = PolicyTuner(maxWasteRatio: 0).search(from: start, evaluate: surface)
+        #expect(none.best.settings.restingLeadingScreens == 0.5)
+        #expect(none.best.settings.restingTrailingScreens == 0.25)
+    }
+
+    @Test("the Pareto front keeps what nothing beats on both blanks and waste, fewest blanks first")
+    func paretoFront() {
+        func candidate(_ blank: Int, _ wasted: Int, margin: Int) -> PolicyTuner.Candidate {
+            var settings = start
+            settings.marginMilliseconds = margin
+            return .init(
+                settings: settings,
+                score: .init(blankCellFrames: blank, visibleCellFrames: 100, completedLoads: 100, wastedLoads: wasted))
+        }
+        let candidates = [
+            candidate(10, 50, margin: 1), candidate(20, 20, margin: 2), candidate(15, 60, margin: 3),
+            candidate(30, 5, margin: 4), candidate(20, 25, margin: 5), candidate(10, 50, margin: 6),
+        ]
+        let front = PolicyTuner.paretoFront(of: candidates).map(\.settings.marginMilliseconds)
+        #expect(front == [1, 2, 4])
+    }
+
+    @Test("the pasted code names the settings and builds")
+    func swiftCode() {
+        var settings = start
+        settings.restingLeadingScreens = 1
+        let code = settings.swiftCode
+        #expect(code.contains("restingLeadingScreens: 1.0,"))
+        #expect(code.contains("maxConcurrentFetches: 6"))
+        #expect(code.contains("margin: .milliseconds(300)"))
+    }
+}
+
+@Suite("Policy tuning over the simulator", .timeLimit(.minutes(2)))
+struct PolicyTuningTests {
+    @Test("the recommendation keeps to the budget on the training traces and is scored on the held-out ones")
+    func tuningRun() throws {
+        let seed: UInt64 = 2
+        let scenarios = (0..<3).compactMap {
+            SimulationScenario.builtIn(named: "fling", seed: seed + UInt64($0), duration: .seconds(4))
+        }
+        let tuning = PolicyTuning(training: Array(scenarios.prefix(2)), heldOut: [scenarios[2]])
+        let report = tuning.run()
+
+        #expect(report.rows.map(\.name) == ["system", "nuke", "texture", "adaptive", "recommended"], "seed \(seed)")
+        let recommended = try #require(report.rows.last)
+        #expect(recommended.training.wasteRatio <= report.maxWasteRatio, "seed \(seed)")
+        // The held-out score is the recommendation's own run on the held-out trace
+        let heldOut = Simulator(scenario: scenarios[2]).run(adaptive: report.recommended)
+        #expect(recommended.heldOut == PolicyTuner.Score(heldOut), "seed \(seed)")
+        // No setting the search scored beats the recommendation within the budget
+        let tuner = PolicyTuner(maxWasteRatio: report.maxWasteRatio)
+        let shipped = try #require(report.rows.first { $0.name == "adaptive" })
+        #expect(!tuner.isBetter(shipped.training, than: recommended.training), "seed \(seed)")
+        #expect(report.heldOutResults.scenarios.count == 1)
+        #expect(report.heldOutResults.scenarios[0].strategies.map(\.name).last == "recommended")
+        #expect(report.lowerBoundHeldOut <= recommended.heldOut.blankCellFrames, "seed \(seed)")
+        #expect(report.text().contains("Paste into your app:"))
+    }
+}
