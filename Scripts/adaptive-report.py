@@ -6,7 +6,10 @@ prints, per scenario and seed, adaptive's blank cell-frames against the best
 of system/nuke/texture, the oracle and the lower bound, its gap closure
 ((best fixed − adaptive) / (best fixed − bound): 1 means no avoidable blank
 left), and its waste ratio against texture's; then a summary per scenario
-(sums over the seeds) and how many runs meet each target.
+(sums over the seeds) and how many runs meet each target; the oracle / bound
+per scenario; every per-item strategy (none, all, system, nuke, texture,
+adaptive) that goes under the bound or beats the oracle by more than 2 %;
+and how long each seed's run took.
 
     python3 Scripts/adaptive-report.py --seeds 2-11
     python3 Scripts/adaptive-report.py --seeds 1 --binary .build/release/lookahead
@@ -19,9 +22,12 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 FIXED = ["system", "nuke", "texture"]
-STRATEGIES = FIXED + ["adaptive", "oracle"]
+# Every per-item strategy: none of them may go under the bound or beat the oracle by more than 2 %.
+PER_ITEM = ["none", "all"] + FIXED + ["adaptive"]
+STRATEGIES = PER_ITEM + ["oracle"]
 
 
 def parse_seeds(text):
@@ -39,8 +45,9 @@ def run(binary, seed):
     command = [binary, "simulate", "--seed", str(seed), "--json"]
     for strategy in STRATEGIES:
         command += ["--strategy", strategy]
+    start = time.monotonic()
     output = subprocess.run(command, check=True, capture_output=True, text=True).stdout
-    return json.loads(output)
+    return json.loads(output), time.monotonic() - start
 
 
 def main():
@@ -52,11 +59,21 @@ def main():
         sys.exit(f"no binary at {arguments.binary}: run `swift build -c release` first, or pass --binary")
 
     rows = []
+    findings = []
+    seconds = {}
     for seed in parse_seeds(arguments.seeds):
         print(f"seed {seed}…", file=sys.stderr)
-        report = run(arguments.binary, seed)
+        report, seconds[seed] = run(arguments.binary, seed)
         for scenario in report["scenarios"]:
             results = {result["name"]: result for result in scenario["strategies"]}
+            bound = scenario["lowerBound"]["blankCellFrames"]
+            oracle = results["oracle"]["blankCellFrames"]
+            for name in PER_ITEM:
+                blank = results[name]["blankCellFrames"]
+                if blank < bound:
+                    findings.append(f"seed {seed}, {scenario['name']}: {name} {blank:,} under the bound {bound:,}")
+                if blank < oracle / 1.02:
+                    findings.append(f"seed {seed}, {scenario['name']}: {name} {blank:,} beats the oracle {oracle:,}")
             best_name = min(FIXED, key=lambda name: results[name]["blankCellFrames"])
             rows.append({
                 "seed": seed,
@@ -104,6 +121,24 @@ def main():
         print(
             f"| {name} | {adaptive:,} | {best:,} | {ratio(adaptive, best):.2f} | {oracle:,} | {ratio(adaptive, oracle):.2f} "
             f"| {bound:,} | {closure(best, adaptive, bound):.2f} | {half}/{len(group)} | {near}/{len(group)} | {lean}/{len(group)} |")
+
+    print()
+    print("| scenario | oracle / bound (sums) | per seed, lowest–highest |")
+    print("|---|---|---|")
+    for name in dict.fromkeys(row["scenario"] for row in rows):
+        group = [row for row in rows if row["scenario"] == name]
+        ratios = [ratio(row["oracle"], row["bound"]) for row in group]
+        total = ratio(sum(row["oracle"] for row in group), sum(row["bound"] for row in group))
+        print(f"| {name} | {total:.2f} | {min(ratios):.2f}–{max(ratios):.2f} |")
+
+    print()
+    print("Per-item strategies (" + ", ".join(PER_ITEM) + ") under the bound or beating the oracle by more than 2 %: "
+          + ("none" if not findings else ""))
+    for finding in findings:
+        print(f"- {finding}")
+    print()
+    print("Run time of `lookahead simulate --seed N` with these strategies: "
+          + ", ".join(f"seed {seed} {elapsed:.1f} s" for seed, elapsed in seconds.items()))
 
 
 if __name__ == "__main__":

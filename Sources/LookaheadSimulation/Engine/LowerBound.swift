@@ -38,6 +38,25 @@ import Lookahead
 /// of the link slowing each transfer, failed attempts' slot-time beyond their
 /// latency, display requests' order. Strategies that load pages (one request
 /// carrying many items) are outside its premises.
+///
+/// ## Hedging
+///
+/// Premise 1 assumes an item's attempts run one after another. A strategy
+/// that hedges (starts a second attempt while the first is still in flight,
+/// at most one per item, whichever lands first wins) breaks it: the hedge,
+/// attempt `k + 1` with its own latency, may land before attempt `k` would.
+/// With `allowsHedging`, premise 1 becomes: with `S` the latencies of the
+/// failed attempts before the first good one `a`, and `M` the largest of
+/// them, the data is ready no earlier than `min(S − M + latency(a), S +
+/// latency(a + 1)) + bytes ÷ bandwidth` (the one hedge either overlaps a
+/// failed attempt, saving at most `M`, or races the good one; the second
+/// term only if attempt `a + 1` does not fail), and premise 3's slot-time
+/// becomes `S + min(latency(a), latency(a + 1)) + bytes ÷ bandwidth` (every
+/// failed attempt runs its whole latency; of the racing pair at least one
+/// runs to the end). Each attempt still holds a slot (hedges count against
+/// the concurrency limit) and still sends its bytes over the link only once
+/// its latency has passed, so premises 2 and 3 hold as stated. No strategy
+/// hedges today: the simulator computes the bound without it.
 public struct LowerBound: Sendable, Codable, Hashable {
     /// The bound: no per-item strategy leaves fewer blank cell-frames.
     public var blankCellFrames: Int
@@ -57,12 +76,47 @@ public struct LowerBound: Sendable, Codable, Hashable {
 extension LowerBound {
     /// Computes the bound for `scenario`.
     ///
-    /// - Parameter iterations: the most dual iterations (each one pass over
-    ///   the visible cell-frames); fewer may run when the bound stops moving.
+    /// - Parameters:
+    ///   - iterations: the most dual iterations (each one pass over the
+    ///     visible cell-frames); fewer may run when the bound stops moving.
     /// - Complexity: O(iterations × (V + F)) for V visible cell-frames and F frames.
-    public init(scenario: SimulationScenario, iterations: Int = 400) {
-        var problem = LowerBoundProblem(scenario: scenario)
+    ///   - allowsHedging: whether the bound must also hold for strategies
+    ///     that hedge (see "Hedging" above); lower when it does.
+    public init(scenario: SimulationScenario, iterations: Int = 400, allowsHedging: Bool = false) {
+        var problem = LowerBoundProblem(scenario: scenario, allowsHedging: allowsHedging)
         self = problem.solve(iterations: iterations).bound
+    }
+}
+
+/// What solving the relaxation gives: the bound, and the relaxation's own
+/// choices, which the oracle plans by.
+struct LowerBoundSolution {
+    /// The certified bound.
+    var bound: LowerBound
+    /// At the best dual iterate, the frame from which each item is shown
+    /// (items the relaxation does not show are absent).
+    var shownFrom: [Int: Int]
+    /// An estimate of the relaxation's fractional optimum: for each item, the
+    /// frames from which it is shown and with which weight (summing to at
+    /// most 1), the average of the Lagrangian choices over the later
+    /// iterations (ergodic primal recovery). The oracle's α-points read it.
+    var fractions: [Int: [(frame: Int, weight: Double)]]
+
+    /// For each item whose weight reaches `alpha`, the first frame by which
+    /// its cumulative weight does (its α-point), in the relaxation's order.
+    func alphaPoints(_ alpha: Double) -> [(item: Int, frame: Int)] {
+        var points: [(item: Int, frame: Int)] = []
+        for (item, weights) in fractions {
+            var total = 0.0
+            for (frame, weight) in weights {
+                total += weight
+                if total >= alpha - 1e-9 {
+                    points.append((item, frame))
+                    break
+                }
+            }
+        }
+        return points.sorted { ($0.frame, $0.item) < ($1.frame, $1.item) }
     }
 }
 
@@ -89,7 +143,7 @@ struct LowerBoundProblem {
     var visibleCellFrames = 0
     var latencyBound = 0
 
-    init(scenario: SimulationScenario) {
+    init(scenario: SimulationScenario, allowsHedging: Bool = false) {
         let visibility = ScenarioVisibility(scenario: scenario)
         visibleCellFrames = visibility.visibleCellFrames
         let frameSeconds = visibility.frameDuration / .seconds(1)
@@ -109,19 +163,33 @@ struct LowerBoundProblem {
                 attempt += 1
             }
             let unloadable = network.fails(item: item, attempt: attempt)
-            chain += network.latency(forItem: item, attempt: attempt)
-            let chainSeconds = chain / .seconds(1)
-            earliestFirstByte = min(earliestFirstByte, chainSeconds)
+            let latency = network.latency(forItem: item, attempt: attempt)
+            var firstByte = (chain + latency) / .seconds(1)
+            var slotLatency = firstByte
+            if allowsHedging {
+                // One hedge: over the longest failed attempt, or racing the good one.
+                var longestFailed = Duration.zero
+                for failed in 0..<attempt {
+                    longestFailed = max(longestFailed, network.latency(forItem: item, attempt: failed))
+                }
+                firstByte = (chain - longestFailed + latency) / .seconds(1)
+                if !network.fails(item: item, attempt: attempt + 1) {
+                    let racing = network.latency(forItem: item, attempt: attempt + 1)
+                    firstByte = min(firstByte, (chain + racing) / .seconds(1))
+                    slotLatency = (chain + min(latency, racing)) / .seconds(1)
+                }
+            }
+            earliestFirstByte = min(earliestFirstByte, firstByte)
             let transfer = bytesPerSecond.map { Double(network.payloadBytes(forItem: item)) / $0 } ?? 0
             // A nanosecond of slack: completions are rounded to the nearest one.
-            let arrival = chainSeconds + transfer - 1e-9
+            let arrival = firstByte + transfer - 1e-9
             let firstFeasible =
                 unloadable ? frames.count : (frames.firstIndex { frameTimes[$0] >= arrival } ?? frames.count)
             latencyBound += firstFeasible
             items.append(
                 Item(
                     id: item, frames: frames, firstFeasible: firstFeasible, linkTime: transfer,
-                    slotTime: (chainSeconds + transfer) / slots))
+                    slotTime: (slotLatency + transfer) / slots))
         }
         linkCapacity = frameTimes.map { bytesPerSecond == nil ? .infinity : max(0, $0 - earliestFirstByte) }
         slotCapacity = frameTimes
@@ -133,7 +201,7 @@ struct LowerBoundProblem {
     /// Also returns, at the best iterate, the frame from which each item is
     /// shown in the relaxation (items it never shows are absent): an order the
     /// oracle can plan by.
-    mutating func solve(iterations: Int) -> (bound: LowerBound, shownFrom: [Int: Int]) {
+    mutating func solve(iterations: Int) -> LowerBoundSolution {
         let frameCount = frameTimes.count
         let hasLink = linkCapacity.contains { $0.isFinite }
         var linkPrice = [Double](repeating: 0, count: frameCount)
@@ -148,6 +216,8 @@ struct LowerBoundProblem {
         var target = 0.0
         var sinceImprovement = 0
         var ran = 0
+        // Every iterate's choices, for the fractional solution (ergodic average).
+        var history: [[Int32]] = []
         for iteration in 0..<max(1, iterations) {
             ran = iteration + 1
             // Suffix sums: a choice "ready by frame f" is in every constraint from f on.
@@ -190,6 +260,7 @@ struct LowerBoundProblem {
                     slotUse[bestFrame] += item.slotTime
                 }
             }
+            history.append(choice.map { Int32($0) })
             if value < best - 1e-9 {
                 best = value
                 bestChoice = choice
@@ -233,10 +304,23 @@ struct LowerBoundProblem {
         let bound = visibleCellFrames - Int((shown + 1e-6).rounded(.down))
         var shownFrom: [Int: Int] = [:]
         for (position, frame) in bestChoice.enumerated() where frame >= 0 { shownFrom[items[position].id] = frame }
-        return (
-            LowerBound(
+        return LowerBoundSolution(
+            bound: LowerBound(
                 blankCellFrames: max(bound, latencyBound), latencyBoundCellFrames: latencyBound, iterations: ran),
-            shownFrom
-        )
+            shownFrom: shownFrom, fractions: averageChoices(of: history.suffix(max(1, history.count / 2))))
+    }
+
+    /// The average of the Lagrangian choices `iterates` made, per item: the
+    /// frames chosen and how often, as a fraction of the iterates.
+    func averageChoices(of iterates: ArraySlice<[Int32]>) -> [Int: [(frame: Int, weight: Double)]] {
+        var fractions: [Int: [(frame: Int, weight: Double)]] = [:]
+        let share = 1 / Double(max(1, iterates.count))
+        for (position, item) in items.enumerated() {
+            var counts: [Int: Int] = [:]
+            for choice in iterates where choice[position] >= 0 { counts[Int(choice[position]), default: 0] += 1 }
+            guard !counts.isEmpty else { continue }
+            fractions[item.id] = counts.keys.sorted().map { ($0, Double(counts[$0]!) * share) }
+        }
+        return fractions
     }
 }

@@ -4,7 +4,7 @@ import Lookahead
 // will need, plan by plan. Pure: the simulator runs each plan and keeps the best.
 
 /// The oracle's ways of scheduling what it knows it will need.
-enum OraclePlan: CaseIterable {
+enum OraclePlan {
     /// Every item that will be seen, asked for at once, earliest first appearance first.
     case earliestDeadlineFirst
     /// The same, with the cells' display requests on top: under overload
@@ -18,9 +18,18 @@ enum OraclePlan: CaseIterable {
     case relaxationOrder
     /// The same items in the same order, released as `pipelined` releases them.
     case relaxationPipelined
+    /// A release schedule found by ``OracleSearch``, released just in time.
+    case searched([(time: Duration, item: Int)])
+
+    /// The plans that need no search.
+    static let fixedPlans: [OraclePlan] = [
+        .earliestDeadlineFirst, .earliestDeadlineFirstWithDisplayRequests, .pipelined, .relaxationOrder,
+        .relaxationPipelined,
+    ]
 
     var issuesDisplayRequests: Bool {
-        self == .earliestDeadlineFirstWithDisplayRequests
+        if case .earliestDeadlineFirstWithDisplayRequests = self { return true }
+        return false
     }
 }
 
@@ -54,6 +63,8 @@ struct OracleSchedule {
             order = firstAppearanceOrder
         case .relaxationPipelined:
             order = relaxationOrder
+        case .searched(let releases):
+            return releases
         }
         var bitsPerSecond: Double?
         if case .bitsPerSecond(let rate) = scenario.network.bandwidth { bitsPerSecond = rate }

@@ -37,7 +37,7 @@ public struct Simulator: Sendable {
     ///
     /// The oracle plans several clairvoyant schedules and keeps the one with
     /// the fewest blank cell-frames (then the fewest requests): knowing the
-    /// future includes knowing which plan works out.
+    /// future includes knowing which plan works out (``runOracle()``).
     public func runTimed(_ strategy: SimulationStrategy) -> (result: StrategyResult, timing: SimulationTiming) {
         let run = runRecorded(strategy)
         return (run.result, run.timing)
@@ -49,12 +49,7 @@ public struct Simulator: Sendable {
         _ strategy: SimulationStrategy
     ) -> (result: StrategyResult, timing: SimulationTiming, readyTimes: [Int: Duration]) {
         guard strategy == .oracle else { return runTimed(strategy, plan: .earliestDeadlineFirst) }
-        var problem = LowerBoundProblem(scenario: scenario)
-        let shownFrom = problem.solve(iterations: 400).shownFrom
-        let runs = OraclePlan.allCases.map { runTimed(.oracle, plan: $0, relaxationShownFrom: shownFrom) }
-        return runs.min {
-            ($0.result.blankCellFrames, $0.result.requests) < ($1.result.blankCellFrames, $1.result.requests)
-        }!
+        return runOracle()
     }
 
     /// Runs `adaptive` with other settings and concurrency limit: what

@@ -69,6 +69,16 @@ public struct ScrollTraceGenerator: Sendable {
     ///   ``SimulationScenario/validate()`` does.
     /// - Complexity: O(frames), that is O(duration × frameRate).
     public func makeTrace() -> ScrollTrace {
+        generate(recordingGestures: false).trace
+    }
+
+    /// The trace and the gestures drawn to make it (a test hook: the styles
+    /// are held to measured human scrolling gesture by gesture).
+    func makeTraceRecordingGestures() -> (trace: ScrollTrace, gestures: [TraceScroller.Gesture]) {
+        generate(recordingGestures: true)
+    }
+
+    private func generate(recordingGestures: Bool) -> (trace: ScrollTrace, gestures: [TraceScroller.Gesture]) {
         precondition(duration >= .zero, "ScrollTraceGenerator: duration must not be negative")
         precondition(
             contentHeight.isFinite && viewportHeight.isFinite,
@@ -84,6 +94,7 @@ public struct ScrollTraceGenerator: Sendable {
         var random = TraceRandom(seed: seed)
         var scroller = TraceScroller(
             parameters: style.parameters, maxOffset: maxOffset, frameRate: frameRate, using: &random)
+        scroller.recordsGestures = recordingGestures
         var samples = [ScrollTrace.Sample]()
         samples.reserveCapacity(frameCount + 1)
         samples.append(ScrollTrace.Sample(time: .zero, offset: scroller.offset))
@@ -91,7 +102,7 @@ public struct ScrollTraceGenerator: Sendable {
             scroller.advance(using: &random)
             samples.append(ScrollTrace.Sample(time: frame * index, offset: scroller.offset))
         }
-        return ScrollTrace(samples: samples)
+        return (ScrollTrace(samples: samples), scroller.gestures)
     }
 
     /// One fling from offset zero, released at `v0` pt/s, through the generator's

@@ -2,15 +2,15 @@
 /// draws each gesture from.
 ///
 /// Speeds are in pt/s, durations in seconds, probabilities per gesture.
-/// Every range is sampled uniformly.
+/// Ranges are sampled uniformly; distributions as they say.
 struct TraceGestureParameters: Hashable, Sendable {
     /// How fast a finger drags the content, steadily apart from `dragNoise`.
-    var dragSpeed: ClosedRange<Double>
+    var dragSpeed: TraceDistribution
     /// How far a drag's speed wanders from its mean, as a fraction (a bounded
     /// random walk of steps up to 0.3 × this per frame).
     var dragNoise = 0.1
     /// How long a drag lasts.
-    var dragDuration: ClosedRange<Double>
+    var dragDuration: TraceDistribution
     /// The chance that a drag ends in a fling rather than the finger stopping.
     var releaseFlingProbability: Double
     /// The release velocity of such a fling, as a multiple of the drag's speed
@@ -21,7 +21,7 @@ struct TraceGestureParameters: Hashable, Sendable {
     /// (`flickContact`, in seconds) moving at `flickSpeed` and released into a
     /// fling at that speed.
     var flickProbability: Double
-    var flickSpeed: ClosedRange<Double>
+    var flickSpeed: TraceDistribution
     var flickContact: ClosedRange<Double> = 0.03...0.08
     /// The chance that a gesture goes against the heading (up while reading
     /// down); the next one heads on again, so a reversal lasts one gesture.
@@ -31,7 +31,7 @@ struct TraceGestureParameters: Hashable, Sendable {
     var shortReversals = false
     /// The chance of stopping to read after a gesture (never twice in a row).
     var pauseProbability: Double
-    var pauseDuration: ClosedRange<Double>
+    var pauseDuration: TraceDistribution
     /// Jumps to the top and back, if the user makes them.
     var jumps: Jumps?
 

@@ -32,6 +32,18 @@ struct TraceScroller {
         case jump(from: Double, to: Double, frame: Int, frames: Int)
     }
 
+    /// A gesture as it was drawn, for the tests that hold the styles to
+    /// measured human scrolling.
+    struct Gesture: Hashable, Sendable {
+        /// The frame at which the finger came down.
+        var frame: Int
+        /// The speed the content is released at into a fling (pt/s), or
+        /// `nil` when the finger stopped first.
+        var releaseSpeed: Double?
+        /// Whether it went against the heading.
+        var isReversal: Bool
+    }
+
     let parameters: TraceGestureParameters
     let maxOffset: Double
     let frameRate: Double
@@ -41,6 +53,9 @@ struct TraceScroller {
     private(set) var offset = 0.0
     /// The frames advanced so far.
     private(set) var frame = 0
+    /// The gestures begun so far, when `recordsGestures` (tests only).
+    private(set) var gestures: [Gesture] = []
+    var recordsGestures = false
 
     private var motion = Motion.idle
     /// +1 while heading down the content, −1 while heading back up.
@@ -138,10 +153,17 @@ struct TraceScroller {
         }
         if !lastWasPause && random.chance(parameters.pauseProbability) {
             lastWasPause = true
-            return .pause(framesLeft: frames(random.uniform(parameters.pauseDuration)))
+            return .pause(framesLeft: frames(parameters.pauseDuration.draw(using: &random)))
         }
         lastWasPause = false
-        return nextGesture(using: &random)
+        let gesture = nextGesture(using: &random)
+        if recordsGestures, case .drag(let velocity, _, _, let release) = gesture {
+            gestures.append(
+                Gesture(
+                    frame: frame, releaseSpeed: release.map(abs).flatMap { $0 >= TraceFling.stopSpeed ? $0 : nil },
+                    isReversal: velocity * heading < 0))
+        }
+        return gesture
     }
 
     /// Fills in what a planned motion can only know when it starts.
@@ -179,18 +201,18 @@ struct TraceScroller {
         dragDeviation = 0
         if direction != heading && parameters.shortReversals {
             // A step back to re-read something: a plain drag, half as long.
-            let velocity = direction * random.uniform(parameters.dragSpeed)
-            let framesLeft = frames(random.uniform(parameters.dragDuration) / 2)
+            let velocity = direction * parameters.dragSpeed.draw(using: &random)
+            let framesLeft = frames(parameters.dragDuration.draw(using: &random) / 2)
             return .drag(velocity: velocity, noise: parameters.dragNoise, framesLeft: framesLeft, release: nil)
         }
         if random.chance(parameters.flickProbability) {
             // Too brief for the finger's speed to wander: the flick moves at its release speed throughout.
-            let velocity = direction * random.uniform(parameters.flickSpeed)
+            let velocity = direction * parameters.flickSpeed.draw(using: &random)
             let framesLeft = frames(random.uniform(parameters.flickContact))
             return .drag(velocity: velocity, noise: 0, framesLeft: framesLeft, release: velocity)
         }
-        let velocity = direction * random.uniform(parameters.dragSpeed)
-        let framesLeft = frames(random.uniform(parameters.dragDuration))
+        let velocity = direction * parameters.dragSpeed.draw(using: &random)
+        let framesLeft = frames(parameters.dragDuration.draw(using: &random))
         let release =
             random.chance(parameters.releaseFlingProbability)
             ? velocity * random.uniform(parameters.releaseBoost) : nil

@@ -37,6 +37,34 @@ struct LowerBoundTests {
     }
 
     @Test(arguments: [UInt64(1), 2, 3])
+    func allowingHedgesLowersTheBoundToTheFasterOfTwoAttempts(seed: UInt64) {
+        // Given log-normal latencies (each attempt draws its own) and no other limit
+        let scenario = SimulationScenario(
+            name: "hedged", layout: .list(rowHeights: Array(repeating: 100, count: 200)), viewport: viewport,
+            network: NetworkModel(
+                seed: seed, latency: .logNormal(median: .milliseconds(300), p99: .seconds(2)), payload: .fixed(bytes: 1)
+            ),
+            maxConcurrentLoads: 100_000, trace: linearTrace(distance: 8_000, seconds: 8))
+
+        // When the bound is computed without and with hedges
+        let plain = LowerBound(scenario: scenario)
+        let hedged = LowerBound(scenario: scenario, allowsHedging: true)
+
+        // Then with hedges it is the latency bound of the faster of each item's first two
+        // attempts, counted here independently, and lower than without
+        let visibility = ScenarioVisibility(scenario: scenario)
+        var expected = 0
+        for (item, frames) in visibility.frames {
+            let fastest = min(
+                scenario.network.latency(forItem: item, attempt: 0), scenario.network.latency(forItem: item, attempt: 1)
+            )
+            expected += frames.count { visibility.time(ofFrame: $0) < fastest }
+        }
+        #expect(hedged.blankCellFrames == expected, "seed \(seed): \(hedged.blankCellFrames) ≠ \(expected)")
+        #expect(hedged.blankCellFrames < plain.blankCellFrames, "seed \(seed)")
+    }
+
+    @Test(arguments: [UInt64(1), 2, 3])
     func noPerItemStrategyGoesUnderTheBound(seed: UInt64) {
         for name in SimulationScenario.builtInNames {
             // Given a short run of a built-in scenario

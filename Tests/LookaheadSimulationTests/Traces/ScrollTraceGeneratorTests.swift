@@ -63,8 +63,9 @@ struct ScrollTraceGeneratorTests {
                 #expect(outside.isEmpty, "seed \(seed), content \(contentHeight): \(outside.prefix(3))")
                 // and a short content, which has nowhere to go, keeps its offset at zero
                 if contentHeight < Self.viewport { #expect(samples.allSatisfy { $0.offset == 0 }) }
-                // and a content of a few screens is scrolled all the way to its bottom
-                if contentHeight == 5_000, style != .jumping {
+                // and a content of a few screens is scrolled all the way to its bottom (a reader
+                // covers a screen or two a minute: not within the minute)
+                if contentHeight == 5_000, style != .jumping, style != .reading {
                     #expect(samples.contains { $0.offset == maxOffset }, "seed \(seed)")
                 }
             }
@@ -105,26 +106,26 @@ struct ScrollTraceGeneratorTests {
     @Test func readingMostlyGoesDownAndPausesToRead() {
         var turns = 0
         for seed: UInt64 in 1...5 {
-            // Given two minutes of reading
-            let trace = trace(.reading, seed: seed)
+            // Given ten minutes of reading
+            let trace = trace(.reading, seed: seed, duration: .seconds(600))
             let steps = steps(trace)
 
-            // Then at least a fifth of the frames are still (pauses to read)
+            // Then most frames are still (reading between gestures)
             let still = steps.count { $0 == 0 }
-            #expect(Double(still) >= 0.2 * Double(steps.count), "seed \(seed): \(still) of \(steps.count) still")
-            // and the reader moves down far more than up, and ends well down the feed
+            #expect(Double(still) >= 0.5 * Double(steps.count), "seed \(seed): \(still) of \(steps.count) still")
+            // and the reader moves down far more than up, and ends down the feed
             let down = steps.count { $0 > 0 }
             let up = steps.count { $0 < 0 }
-            #expect(down > 5 * up, "seed \(seed): \(down) frames down, \(up) up")
-            #expect(trace.samples[trace.samples.count - 1].offset > 10 * Self.viewport, "seed \(seed)")
-            // and flings, never faster than its fastest flick (4,000 pt/s)
+            #expect(down > 3 * up, "seed \(seed): \(down) frames down, \(up) up")
+            #expect(trace.samples[trace.samples.count - 1].offset > 3 * Self.viewport, "seed \(seed)")
+            // and flings now and then, never faster than its fastest flick (4,000 pt/s)
             let fastest = steps.map { abs($0) * 60 }.max() ?? 0
-            #expect(fastest >= 1_500 && fastest <= 4_000, "seed \(seed): fastest \(fastest) pt/s")
+            #expect(fastest >= 500 && fastest <= 4_000, "seed \(seed): fastest \(fastest) pt/s")
             turns += reversals(trace)
         }
-        // and reverses now and then (a reversal turns twice, up and down again; 10 % of about
-        // 30 gestures in two minutes: about 6 turns a trace, though a trace may have none)
-        #expect(turns >= 10, "\(turns) turns in five traces")
+        // and reverses now and then (a reversal turns twice, up and down again; 9 % of about
+        // 70 gestures in ten minutes: about 12 turns a trace)
+        #expect(turns >= 25, "\(turns) turns in five traces")
     }
 
     @Test func photosFlingFastAndReverseOften() {
