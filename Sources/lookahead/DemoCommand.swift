@@ -22,8 +22,8 @@ struct DemoCommand: AsyncParsableCommand {
     @Flag(help: "Show system beside --strategy: two grids, the same scroll, the same server, each blank count live.")
     var compare = false
 
-    @Option(help: "The scripted scroll: reading (drags, flicks, pauses), photos, flinging or jumping.")
-    var script = "reading"
+    @Option(help: "The scripted scroll: skimming (drags, flicks, pauses), reading, photos, flinging or jumping.")
+    var script = "skimming"
 
     @Option(help: "How long the scripted scroll runs, in seconds.")
     var duration: Double = 15

@@ -16,14 +16,14 @@ struct DemoConfigurationTests {
         }
     }
 
-    @Test("the defaults: adaptive, 15 s, 120 ms median, 800 ms p99, scripted reading, no comparison")
+    @Test("the defaults: adaptive, 15 s, 120 ms median, 800 ms p99, scripted skimming, no comparison")
     func defaults() throws {
         let configuration = try DemoConfiguration.parse()
         #expect(configuration.strategy == .adaptive)
         #expect(configuration.duration == .seconds(15))
         #expect(configuration.latencyMedian == .milliseconds(120))
         #expect(configuration.latencyP99 == .milliseconds(800))
-        #expect(configuration.script == .reading)
+        #expect(configuration.script == .skimming)
         #expect(configuration.strategies == [.adaptive])
         #expect(!configuration.isInteractive)
         #expect(configuration.serverURL == nil)

@@ -36,14 +36,14 @@ public struct DemoConfiguration: Sendable {
     /// comparing, ``strategy`` alone otherwise.
     public var strategies: [DemoStrategy] { isComparing ? [.system, strategy] : [strategy] }
 
-    /// The defaults: adaptive, 15 s of scripted reading (drags, flicks and
+    /// The defaults: adaptive, 15 s of scripted skimming (drags, flicks and
     /// pauses), a feed's latency (120 ms median, 800 ms p99), 30 fps. At
     /// these, prefetching visibly matters: without it about one visible cell
     /// in eight is blank, with UIKit's window one in sixteen.
     public static let defaults = DemoConfiguration(
         strategy: .adaptive, duration: .seconds(15), latencyMedian: .milliseconds(120),
         latencyP99: .milliseconds(800), isInteractive: false, serverURL: nil, seed: 1, frameRate: 30,
-        maxConcurrentFetches: 6, itemCount: 1_000, logLevel: .info, isComparing: false, script: .reading)
+        maxConcurrentFetches: 6, itemCount: 1_000, logLevel: .info, isComparing: false, script: .skimming)
 
     init(
         strategy: DemoStrategy, duration: Duration, latencyMedian: Duration, latencyP99: Duration,
@@ -92,7 +92,7 @@ public struct DemoConfiguration: Sendable {
         strategy: String = "adaptive", durationSeconds: Double = 15, latencyMedianMilliseconds: Double = 120,
         latencyP99Milliseconds: Double = 800, interactive: Bool = false, showsUI: Bool = true,
         server: String? = nil, seed: UInt64 = 1, frameRate: Double = 30, concurrency: Int = 6, items: Int = 1_000,
-        logLevel: String = "info", compare: Bool = false, script: String = "reading"
+        logLevel: String = "info", compare: Bool = false, script: String = "skimming"
     ) throws(DemoConfigurationError) -> DemoConfiguration {
         guard let parsedStrategy = DemoStrategy(rawValue: strategy) else {
             throw DemoConfigurationError(

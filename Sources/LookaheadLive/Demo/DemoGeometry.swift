@@ -21,7 +21,7 @@ public struct DemoGeometry: Hashable, Sendable {
     /// characters; two grids side by side with `--compare` fit in 60). Every
     /// visible cell is a load, so a grid as wide as the terminal would show
     /// more cells than 6 connections can fill, and the demo would show only
-    /// that: scripted reading at a feed's latency under UIKit's window was
+    /// that: scripted skimming at a feed's latency under UIKit's window was
     /// 21 % blank with 8 columns, 6 % with 4.
     public static let maximumColumns = 4
 

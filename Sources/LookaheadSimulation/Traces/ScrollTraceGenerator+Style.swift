@@ -42,16 +42,19 @@ extension ScrollTraceGenerator {
         /// - Reversals: 30 % of gestures.
         /// - Short pauses after 50 % of gestures: 0.3–1 s.
         case flinging
+        /// Skimming a feed: faster than `.reading` — drags at 150–600 pt/s for
+        /// 0.3–1.2 s, 60 % of them ending in a fling at 1–1.4 × the drag's
+        /// speed; flicks (12 %) at 1,500–4,000 pt/s; 10 % short reversals;
+        /// pauses of 0.5–6 s after 65 % of gestures. What the live demo
+        /// scrolls by default: in 15 s it reads, flings and pauses.
+        case skimming
         /// Skimming a feed, with jumps to the top and back.
         ///
-        /// Skims faster than `.reading`, so that the jumps leave from deep in
-        /// the content: drags at 150–600 pt/s for 0.3–1.2 s, 60 % of them
-        /// ending in a fling at 1–1.4 × the drag's speed; flicks (12 %) at
-        /// 1,500–4,000 pt/s; 10 % short reversals; pauses of 0.5–6 s after
-        /// 65 % of gestures. Every 15–30 s it jumps to the top ("scroll to
-        /// top", a 0.3 s animation), reads there for 1–4 s without moving,
-        /// then jumps back (0.3 s) to 1–1.5 × the offset it left from, and
-        /// skims on from there.
+        /// Skims as `.skimming`, so that the jumps leave from deep in the
+        /// content. Every 15–30 s it jumps to the top ("scroll to top", a
+        /// 0.3 s animation), reads there for 1–4 s without moving, then jumps
+        /// back (0.3 s) to 1–1.5 × the offset it left from, and skims on from
+        /// there.
         case jumping
 
         var parameters: TraceGestureParameters {
@@ -78,13 +81,15 @@ extension ScrollTraceGenerator {
                     flickProbability: 0.85, flickSpeed: .uniform(6_000...10_000),
                     reversalProbability: 0.30,
                     pauseProbability: 0.5, pauseDuration: .uniform(0.3...1))
-            case .jumping:
-                var parameters = TraceGestureParameters(
+            case .skimming:
+                return TraceGestureParameters(
                     dragSpeed: .uniform(150...600), dragDuration: .uniform(0.3...1.2),
                     releaseFlingProbability: 0.6, releaseBoost: 1.0...1.4,
                     flickProbability: 0.12, flickSpeed: .uniform(1_500...4_000),
                     reversalProbability: 0.10, shortReversals: true,
                     pauseProbability: 0.65, pauseDuration: .uniform(0.5...6))
+            case .jumping:
+                var parameters = Style.skimming.parameters
                 parameters.jumps = TraceGestureParameters.Jumps(
                     interval: 15...30, readAtTop: 1...4, returnDepth: 1...1.5)
                 return parameters
