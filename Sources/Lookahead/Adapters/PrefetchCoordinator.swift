@@ -50,6 +50,16 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     /// and keeps what it asked for within 1.5 times that).
     public let sampledScreens: Double
 
+    /// Records the scroll as a trace for `lookahead tune` while set; `nil`
+    /// (off) by default. Switch it on in one line —
+    /// `coordinator.traceRecorder = ScrollTraceRecorder()` — and export
+    /// `coordinator.traceRecorder?.csv()`; the coordinator records each frame
+    /// it plans, the drag-end targets, the viewport and the item sizes.
+    public var traceRecorder: ScrollTraceRecorder?
+    /// Records the fetcher's load durations for `lookahead tune
+    /// --latency-profile` while set; `nil` (off) by default.
+    public var latencyProfile: LatencyProfile?
+
     private let key: @MainActor (ItemPath) -> Key?
     private var tracker = ScrollTracker()
     private var layout = SampledLayout.empty
@@ -96,7 +106,10 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
         // The policy learns how long the fetcher's loads take.
         loadObservation = fetcher.observe { [weak self] event in
             guard case .succeeded(_, let duration) = event else { return }
-            Task { @MainActor [weak self] in self?.planner.observeLoadDuration(duration) }
+            Task { @MainActor [weak self] in
+                self?.planner.observeLoadDuration(duration)
+                self?.latencyProfile?.record(duration)
+            }
         }
     }
 
@@ -137,7 +150,7 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
             let frame = tracker.frame(
                 contentOffset: contentOffset, viewportSize: viewportSize, time: time, velocity: velocity)
         else { return }
-        plan(frame)
+        plan(frame, announcesTarget: true)
     }
 
     /// A drag ended in a deceleration whose target the view does not report
@@ -279,10 +292,11 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
 
     // MARK: - Planning
 
-    private func plan(_ frame: ScrollFrame) {
+    private func plan(_ frame: ScrollFrame, announcesTarget: Bool = false) {
         signposts?.planningBegan()
         defer { signposts?.planningEnded() }
         sampleIfNeeded(around: frame)
+        if traceRecorder != nil { record(frame, announcesTarget: announcesTarget) }
         let queue = LoadQueueState(
             running: fetcher.runningFetchCount, pending: fetcher.pendingFetchCount,
             maxConcurrentLoads: fetcher.maxConcurrentFetches)
@@ -295,6 +309,27 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
             entry.request.priority = planner.displayPriority(for: path)
         }
         paging?.scrolled(frame, prefetched: update.prefetch, layout: layout)
+    }
+
+    /// Records `frame` in the trace, describing the screen and the items
+    /// again when the viewport changed size.
+    private func record(_ frame: ScrollFrame, announcesTarget: Bool) {
+        guard var recorder = traceRecorder else { return }
+        let viewport = frame.visibleRect.size
+        if recorder.viewport != viewport {
+            let sizes = layoutSource.itemFrames(in: frame.visibleRect).map(\.frame.size)
+            let count = (0..<max(0, layoutSource.numberOfSections)).reduce(0) {
+                $0 + layoutSource.numberOfItems(inSection: $1)
+            }
+            if let first = sizes.first, sizes.allSatisfy({ $0 == first }) {
+                recorder.describe(viewport: viewport, itemCount: count, itemSize: first)
+            } else {
+                let mean = sizes.isEmpty ? nil : sizes.reduce(0) { $0 + $1.height } / Double(sizes.count)
+                recorder.describe(viewport: viewport, itemCount: count, meanItemHeight: mean)
+            }
+        }
+        recorder.record(frame, targetOffset: announcesTarget ? frame.targetOffset?.y : nil)
+        traceRecorder = recorder
     }
 
     private func prefetch(_ paths: [ItemPath]) {

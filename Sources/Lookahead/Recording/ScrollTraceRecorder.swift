@@ -88,6 +88,15 @@ public struct ScrollTraceRecorder: Sendable {
         meanItemHeight = nil
     }
 
+    /// Describes the screen and a varied layout by its item count and mean
+    /// item height (`nil`: not known).
+    public mutating func describe(viewport: Size, itemCount: Int, meanItemHeight: Double?) {
+        self.viewport = viewport
+        self.itemCount = itemCount
+        itemSize = nil
+        self.meanItemHeight = meanItemHeight.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
+    }
+
     /// Describes the screen and a varied layout by its mean item height.
     ///
     /// - Complexity: O(n) in the number of heights.
