@@ -40,7 +40,6 @@ struct SimulatedLoader: StrategyLoader {
     var transfers: TransferSimulator
     /// The `Prefetcher`'s group, for the strategies that prefetch through one.
     var group: Scheduler.GroupID?
-    var groupInterests: [Int: Scheduler.InterestID] = [:]
     /// Visible cells' requests.
     var displayInterests: [Int: Scheduler.InterestID] = [:]
     /// Item loads on the network, by transfer id (the scheduler's load serial).
@@ -86,12 +85,12 @@ struct SimulatedLoader: StrategyLoader {
 
     mutating func startPrefetching(_ item: Int) {
         guard let group else { preconditionFailure("SimulatedLoader: this strategy has no Prefetcher") }
-        if let interest = groupInterests[item], scheduler.isLive(interest) { return }
-        groupInterests[item] = scheduler.addInterest(in: item, group: group, payload: nil)
+        // The group keeps the prefetcher's keys, as the runtime `Prefetcher` does.
+        scheduler.addKey(item, to: group, payload: nil)
     }
 
     mutating func stopPrefetching(_ item: Int) {
-        if let interest = groupInterests.removeValue(forKey: item) { scheduler.withdraw(interest) }
+        if let group { scheduler.removeKey(item, from: group) }
     }
 
     mutating func requestForDisplay(_ item: Int, priority: FetchPriority) {
