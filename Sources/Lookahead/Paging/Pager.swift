@@ -113,6 +113,12 @@ public final class Pager<Item: Identifiable & Sendable>: Sendable {
         }
     }
 
+    /// Whether `request` is still loading or waiting to retry: false once
+    /// it ended, landed or not (a test hook).
+    package func hasTask(for request: PageRequest) -> Bool {
+        state.withLock { $0.tasks[request] != nil }
+    }
+
     // MARK: Events
 
     /// Loads the first page.
