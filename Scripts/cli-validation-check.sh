@@ -48,6 +48,8 @@ expect "trace line 2: time 1000000000000000 ms is beyond 24 h" simulate --trace 
 expect "--latency-median: expected milliseconds above 0 and at most 600000" demo --no-ui --latency-median 1e300
 expect "--frames must be in 100...10000000" bench planner --frames 1000000000000
 expect "--max-waste must be in 0...1" tune --max-waste 2
+expect "--layout takes list:ROW_HEIGHT" tune --layout list:-4
+expect "--items must be in 1...10000000" tune --layout grid:4 --items 0
 expect "--latency-median and --latency-p99 go together" tune --latency-median 100
 expect "--bandwidth must be in 1...10000000 kbit/s" tune --bandwidth 0
 expect "unknown scenario 'sideways'" tune --scenario sideways

@@ -51,6 +51,16 @@ struct TuneCommand: ParsableCommand {
     var viewport: String?
 
     @Option(
+        help: """
+            For traces without metadata: the list, list:ROW_HEIGHT or grid:COLUMNS (square cells), \
+            with --items (default: the scenario's).
+            """)
+    var layout: String?
+
+    @Option(help: "With --layout: how many items the list has (1...10000000).")
+    var items = 10_000
+
+    @Option(
         help:
             "The waste budget: completed loads never seen per completed load, 0...1 (default: the best baseline's)."
     )
@@ -86,6 +96,12 @@ struct TuneCommand: ParsableCommand {
         }
         if let bandwidth { try OptionRange.check(bandwidth, "--bandwidth", in: 1...10_000_000, "kbit/s") }
         if let maxWaste { try OptionRange.check(maxWaste, "--max-waste", in: 0...1, "") }
+        try OptionRange.check(items, "--items", in: 1...10_000_000, "items")
+        if let layout, Self.parseLayout(layout, items: items) == nil {
+            throw ValidationError(
+                "--layout takes list:ROW_HEIGHT (points above 0, at most 100000) or grid:COLUMNS (1...100); "
+                    + "got '\(layout)'")
+        }
         if let viewport, SimulateCommand.parseViewport(viewport) == nil {
             throw ValidationError("--viewport takes WIDTHxHEIGHT in points, e.g. 390x844; got '\(viewport)'")
         }
@@ -162,7 +178,9 @@ struct TuneCommand: ParsableCommand {
                 scenario.name = name
                 scenario.trace = recording.trace
                 if let viewport = recording.viewport { scenario.viewport = viewport }
-                if let layout = recording.layout { scenario.layout = layout }
+                if let layout = recording.layout ?? layout.flatMap({ Self.parseLayout($0, items: items) }) {
+                    scenario.layout = layout
+                }
                 scenarios.append(configured(scenario, latency: latency))
             }
         }
@@ -174,6 +192,22 @@ struct TuneCommand: ParsableCommand {
             }
         }
         return (Array(scenarios[..<split]), Array(scenarios[split...]))
+    }
+
+    /// `--layout`: `list:ROW_HEIGHT` or `grid:COLUMNS` of `items` items.
+    static func parseLayout(_ text: String, items: Int) -> SimulationScenario.Layout? {
+        let parts = text.lowercased().split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return nil }
+        switch parts[0] {
+        case "list":
+            guard let height = Double(parts[1]), height.isFinite, height > 0, height <= 100_000 else { return nil }
+            return .list(rowHeights: Array(repeating: height, count: items))
+        case "grid":
+            guard let columns = Int(parts[1]), (1...100).contains(columns) else { return nil }
+            return .grid(columns: columns, itemCount: items, spacing: 2, aspectRatio: 1)
+        default:
+            return nil
+        }
     }
 
     /// `scenario` with the network, concurrency and viewport options applied.

@@ -1,3 +1,5 @@
+import Lookahead
+
 /// What `lookahead tune` found: its `--json` form, and the table.
 public struct TuningReport: Sendable, Codable {
     /// One policy's scores: on the traces the search saw, and on those it did not.
@@ -19,7 +21,7 @@ public struct TuningReport: Sendable, Codable {
 
     /// The fixed policies, the shipped adaptive one, then the recommendation (`recommended`).
     public var rows: [Row]
-    /// The settings recommended.
+    /// The adaptive settings the search found best.
     public var recommended: AdaptiveSettings
     /// The waste budget the search kept to.
     public var maxWasteRatio: Double
@@ -27,6 +29,17 @@ public struct TuningReport: Sendable, Codable {
     public var evaluated: Int
     /// The trade-off between blank cell-frames and waste among the settings scored.
     public var paretoFront: [PolicyTuner.Candidate]
+    /// A fixed policy that did better than every adaptive setting within the
+    /// budget on the training traces, if one did: then keep it (see ``text()``).
+    public var betterBaseline: String? {
+        let tuner = PolicyTuner(maxWasteRatio: maxWasteRatio)
+        guard let tuned = rows.first(where: { $0.name == PolicyTuning.recommendedName }) else { return nil }
+        let fixed = rows.filter { PolicyTuning.fixedStrategies.map(\.rawValue).contains($0.name) }
+        return fixed.filter { tuner.isBetter($0.training, than: tuned.training) }.min {
+            tuner.isBetter($0.training, than: $1.training)
+        }?.name
+    }
+
     /// The lower bound, summed over the training traces.
     public var lowerBoundTraining: Int
     /// The lower bound, summed over the held-out traces.
@@ -100,8 +113,28 @@ public struct TuningReport: Sendable, Codable {
                     + "\(candidate.settings)")
         }
         lines.append("")
-        lines.append("Paste into your app:")
-        lines.append(recommended.swiftCode)
+        if let baseline = betterBaseline, let strategy = SimulationStrategy(rawValue: baseline),
+            let policy = strategy.prefetchPolicy
+        {
+            lines.append(
+                "No adaptive setting beat \(baseline) within the budget on these traces: keep it. Paste into your app:")
+            lines.append("let prefetchPolicy: PrefetchPolicy = \(Self.swiftLiteral(policy))")
+            if strategy.prefetchesThroughPrefetcher {
+                lines.append("let prefetcher = Prefetcher(fetcher: fetcher)  // 2 at a time, at .low priority")
+            }
+        } else {
+            lines.append("Paste into your app:")
+            lines.append(recommended.swiftCode)
+        }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A fixed policy as Swift source.
+    static func swiftLiteral(_ policy: PrefetchPolicy) -> String {
+        switch policy {
+        case .system: ".system"
+        case .screens(let leading, let trailing): ".screens(leading: \(leading), trailing: \(trailing))"
+        default: "\(policy)"
+        }
     }
 }

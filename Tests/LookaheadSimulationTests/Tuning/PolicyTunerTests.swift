@@ -109,3 +109,36 @@ struct PolicyTuningTests {
         #expect(report.text().contains("Paste into your app:"))
     }
 }
+
+@Suite("Tuning report", .timeLimit(.minutes(1)))
+struct TuningReportTests {
+    func row(_ name: String, blank: Int, wasted: Int) -> TuningReport.Row {
+        let score = PolicyTuner.Score(
+            blankCellFrames: blank, visibleCellFrames: 1_000, completedLoads: 100, wastedLoads: wasted)
+        return TuningReport.Row(name: name, training: score, heldOut: score)
+    }
+
+    func report(_ rows: [TuningReport.Row], budget: Double) -> TuningReport {
+        TuningReport(
+            rows: rows, recommended: .shipped(), maxWasteRatio: budget, evaluated: 1, paretoFront: [],
+            lowerBoundTraining: 0, lowerBoundHeldOut: 0, exhaustive: nil, heldOutResults: SimulationReport(seed: 1))
+    }
+
+    @Test("a fixed policy that beats every adaptive setting within the budget is what it says to keep")
+    func keepsABetterBaseline() {
+        let rows = [
+            row("system", blank: 100, wasted: 10), row("nuke", blank: 120, wasted: 0),
+            row("texture", blank: 90, wasted: 40), row("adaptive", blank: 80, wasted: 45),
+            row("recommended", blank: 300, wasted: 0),
+        ]
+        let keep = report(rows, budget: 0.10)
+        #expect(keep.betterBaseline == "system")
+        #expect(keep.text().contains("let prefetchPolicy: PrefetchPolicy = .system"))
+        #expect(!keep.text().contains("AdaptivePrefetchPolicy("))
+        // When the search's settings win, they are what to paste
+        var won = rows
+        won[4] = row("recommended", blank: 95, wasted: 5)
+        #expect(report(won, budget: 0.10).betterBaseline == nil)
+        #expect(report(won, budget: 0.10).text().contains("AdaptivePrefetchPolicy("))
+    }
+}
