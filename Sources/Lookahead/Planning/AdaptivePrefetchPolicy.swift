@@ -18,8 +18,20 @@
 /// - It cancels with hysteresis: an item it asked for stays wanted while it
 ///   remains within reach, so a wobbling direction causes no
 ///   cancel-and-restart churn.
-/// - While the list rests, it keeps a window on both sides, wider ahead in
-///   the last direction of travel (2.5 screens ahead, 1.5 behind).
+/// - It sizes the window it always keeps ahead (and, while the list rests,
+///   behind) from the reader's pace (``ReadingPace``: points per second over
+///   the last few seconds, pauses included) times the load estimate plus the
+///   margin — what the reader will reach before a load asked for now lands —
+///   times `paceSafetyFactor` (3: a pace is an average, and the next gesture
+///   may be a flick). Most of a feed is read slowly: a screen every few
+///   seconds over 120 ms loads needs little ahead, and a fixed 2.5 screens
+///   spends connections and bandwidth on items never seen. The window never
+///   shrinks below `restingFloorScreens` ahead (1.5: what a reading flick
+///   from rest carries past before its own requests could land; 1 screen
+///   left blanks on `feed`) nor grows beyond `restingLeadingScreens` ahead and
+///   `restingTrailingScreens` behind, the caps a fast reader reaches; behind
+///   keeps the caps' proportion to ahead, for a reversal re-shows what was
+///   just read.
 ///
 /// - Complexity: O(log n + window) per frame: it looks only at the items
 ///   between the viewport and the farthest point it can reach in time.
@@ -34,11 +46,21 @@ public struct AdaptivePrefetchPolicy: PrefetchWindowPolicy, LoadDurationObservin
     /// Above this speed (pt/s) the motion counts as a fling (decelerating);
     /// below it, as a drag (steady).
     public var flingSpeed: Double
-    /// Screens held ahead (in the last direction of travel) while resting,
-    /// and always ahead while moving.
+    /// At most this many screens held ahead (in the last direction of
+    /// travel) while resting, and always ahead while moving: the window of a
+    /// fast reader.
     public var restingLeadingScreens: Double
-    /// Screens held behind while resting.
+    /// At most this many screens held behind while resting.
     public var restingTrailingScreens: Double
+    /// At least this many screens held ahead, however slow the reader: what
+    /// a flick from rest needs before its own requests can land.
+    public var restingFloorScreens: Double
+    /// The reader's pace, fed by the frames.
+    public var readingPace: ReadingPace
+    /// How many times the distance the reader's pace covers within a load
+    /// time is held ahead: a pace is an average, and the next gesture may
+    /// be a flick.
+    public var paceSafetyFactor: Double
     /// In a fling, an item that would be on screen for less than this is skipped.
     public var flyByTime: Duration
     /// Typical load durations (the median), for what a fling passes by.
@@ -65,7 +87,10 @@ public struct AdaptivePrefetchPolicy: PrefetchWindowPolicy, LoadDurationObservin
         restingTrailingScreens: Double = 1.5,
         flyByTime: Duration = .zero,
         yieldsToLandingZone: Bool = true,
-        maxReachScreens: Double = 6
+        maxReachScreens: Double = 6,
+        restingFloorScreens: Double = 1.5,
+        readingPace: ReadingPace = ReadingPace(),
+        paceSafetyFactor: Double = 3
     ) {
         self.estimator = estimator
         self.margin = margin
@@ -78,6 +103,17 @@ public struct AdaptivePrefetchPolicy: PrefetchWindowPolicy, LoadDurationObservin
         self.typicalLoad = LoadDurationEstimator(
             quantile: 0.5, prior: estimator.prior, capacity: estimator.capacity)
         self.maxReachScreens = maxReachScreens
+        self.restingFloorScreens = restingFloorScreens
+        self.readingPace = readingPace
+        self.paceSafetyFactor = paceSafetyFactor
+    }
+
+    /// The distance always held ahead, in points: what the reader's pace
+    /// covers within `horizon` seconds, between the floor and the cap.
+    func leadDistance(screen: Double, horizon: Double) -> Double {
+        let cap = restingLeadingScreens * screen
+        let paced = readingPace.pointsPerSecond * horizon * paceSafetyFactor
+        return min(cap, max(restingFloorScreens * screen, paced))
     }
 
     public mutating func observeLoadDuration(_ duration: Duration) {
@@ -154,6 +190,7 @@ public struct AdaptivePrefetchPolicy: PrefetchWindowPolicy, LoadDurationObservin
         isCoasting = coasts(context.frame)
         lastMotion = (context.frame.time, context.frame.velocity)
         let visible = context.frame.visibleRect
+        readingPace.record(offset: visible.minY, at: context.frame.time)
         let screen = max(visible.height, 1)
         let speed = abs(context.frame.velocity)
         let visibleSet = Set(context.visibleItems)
@@ -163,15 +200,17 @@ public struct AdaptivePrefetchPolicy: PrefetchWindowPolicy, LoadDurationObservin
         let isResting = speed < restingSpeed
         let forward = context.direction == .forward
 
-        // What the motion can reach in time, and a little always.
-        var reach = restingLeadingScreens * screen
+        // What the motion can reach in time, and what the reader's pace does always.
+        let lead = leadDistance(screen: screen, horizon: horizon)
+        var reach = lead
         if !isResting {
             let travel =
                 speed >= flingSpeed
                 ? ScrollPhysics.distance(after: horizon, velocity: speed) : speed * horizon
             reach = min(max(reach, travel + screen / 4), maxReachScreens * screen)
         }
-        let behind = isResting ? restingTrailingScreens * screen : 0
+        let trailingShare = restingLeadingScreens > 0 ? restingTrailingScreens / restingLeadingScreens : 0
+        let behind = isResting ? min(restingTrailingScreens * screen, lead * trailingShare) : 0
         let top = forward ? visible.minY - behind : visible.minY - reach
         let bottom = forward ? visible.maxY + reach : visible.maxY + behind
         let region = Rect(x: visible.minX, y: max(0, top), width: visible.width, height: max(0, bottom - max(0, top)))
@@ -206,7 +245,7 @@ public struct AdaptivePrefetchPolicy: PrefetchWindowPolicy, LoadDurationObservin
             if isPassedBy(frame, visible: visible, forward: forward, speed: speed, queue: context.loadQueue) {
                 continue
             }
-            let isNear = distance <= restingLeadingScreens * screen
+            let isNear = distance <= lead
             guard isNear || appears <= horizon else { continue }
             if speed >= flingSpeed, !isNear {
                 // Skip what the fling only flies by: on screen too briefly to matter.
@@ -229,7 +268,7 @@ public struct AdaptivePrefetchPolicy: PrefetchWindowPolicy, LoadDurationObservin
         let keepBehind = speed >= flingSpeed ? max(behind, screen / 2) : keepAhead
         let keepTop = visible.minY - (forward ? keepBehind : keepAhead)
         let keepBottom = visible.maxY + (forward ? keepAhead : keepBehind)
-        let chosen = Set(window)
+        var chosen = Set(window)
         for path in held where !chosen.contains(path) && !visibleSet.contains(path) {
             // After a reload or batch update a held path may no longer exist.
             guard path.section < layout.numberOfSections, path.item < layout.numberOfItems(inSection: path.section)
@@ -245,9 +284,12 @@ public struct AdaptivePrefetchPolicy: PrefetchWindowPolicy, LoadDurationObservin
             let isNearLanding = landingZone.map {
                 frame.maxY > $0.minY - screen / 2 && frame.minY < $0.maxY + screen / 2
             }
-            if (frame.maxY > keepTop && frame.minY < keepBottom) || isNearLanding == true { window.append(path) }
+            if (frame.maxY > keepTop && frame.minY < keepBottom) || isNearLanding == true {
+                window.append(path)
+                chosen.insert(path)
+            }
         }
-        held = Set(window)
+        held = chosen
         return window
     }
 }
