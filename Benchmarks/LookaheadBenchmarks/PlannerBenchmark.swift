@@ -7,7 +7,10 @@ public import Lookahead
 /// Each list has seeded heights of 60–180 pt on a 390×844 viewport; the
 /// planner follows a scroll of 10 pt per frame (600 pt/s at 60 Hz) starting
 /// in the middle of the list, once with `.system` and once with `.adaptive`.
-/// Every update is timed on its own; the report gives the median and the 99th
+/// As in an app, loads complete while it scrolls: every third frame the
+/// planner is told of one that took a seeded 60–800 ms (the adaptive policy
+/// keeps a running quantile of them; the system policy ignores them), and
+/// that telling is timed with the frame. Every update is timed on its own; the report gives the median and the 99th
 /// percentile. It also times ``ScrollTraceRecorder/record(_:targetOffset:)``,
 /// the per-frame cost of recording a trace in an app, in batches of 1,000
 /// frames (one frame is below the clock's resolution).
@@ -144,7 +147,9 @@ public struct PlannerBenchmark: Sendable {
             time += frameDuration
             let scrollFrame = ScrollFrame(
                 visibleRect: Rect(origin: Point(x: 0, y: offset), size: viewport), velocity: step * 60, time: time)
+            let completed = Duration.milliseconds(60 + Int64(generator.next(upperBound: 741 as UInt64)))
             let start = clock.now
+            if frame.isMultiple(of: 3) { planner.observeLoadDuration(completed) }
             let update = planner.update(scrollFrame)
             let elapsed = start.duration(to: clock.now)
             emitted &+= update.prefetch.count &+ update.cancel.count

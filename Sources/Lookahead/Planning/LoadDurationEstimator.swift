@@ -5,11 +5,18 @@
 /// with their `quantile` — the 90th percentile by default: planning for the
 /// typical load would leave the slow tenth blank. Before any observation it
 /// answers with `prior`.
+///
+/// The observations are also kept sorted, updated on each record, so that
+/// the estimate — read on every frame, while loads complete far more rarely —
+/// costs a lookup rather than a sort.
 public struct LoadDurationEstimator: Sendable, Hashable {
     public var quantile: Double
     public var prior: Duration
     public let capacity: Int
+    /// The observations in arrival order (a ring once full).
     var samples: [Duration] = []
+    /// The same observations, ascending.
+    var sorted: [Duration] = []
     var next = 0
 
     public init(quantile: Double = 0.9, prior: Duration = .milliseconds(300), capacity: Int = 128) {
@@ -21,13 +28,15 @@ public struct LoadDurationEstimator: Sendable, Hashable {
     }
 
     /// Records one load's duration (from request to data).
-    /// - Complexity: O(1).
+    /// - Complexity: O(capacity): the sorted copy shifts to make room.
     public mutating func record(_ duration: Duration) {
         if samples.count < capacity {
             samples.append(duration)
         } else {
+            sorted.remove(at: Self.firstIndex(notBelow: samples[next], in: sorted))
             samples[next] = duration
         }
+        sorted.insert(duration, at: Self.firstIndex(notBelow: duration, in: sorted))
         next = (next + 1) % capacity
     }
 
@@ -35,11 +44,21 @@ public struct LoadDurationEstimator: Sendable, Hashable {
     public var count: Int { samples.count }
 
     /// The estimate: the quantile of the recent observations, or the prior.
-    /// - Complexity: O(capacity log capacity).
+    /// - Complexity: O(1).
     public var estimate: Duration {
-        guard !samples.isEmpty else { return prior }
-        let sorted = samples.sorted()
+        guard !sorted.isEmpty else { return prior }
         let rank = Int((quantile * Double(sorted.count)).rounded(.up)) - 1
         return sorted[min(max(rank, 0), sorted.count - 1)]
+    }
+
+    /// The first index of `values` (ascending) holding `value` or more.
+    static func firstIndex(notBelow value: Duration, in values: [Duration]) -> Int {
+        var low = 0
+        var high = values.count
+        while low < high {
+            let middle = (low + high) / 2
+            if values[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 }

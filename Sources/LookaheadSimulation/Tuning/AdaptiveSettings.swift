@@ -13,6 +13,9 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
     public var restingLeadingScreens: Double
     /// Screens held behind while resting (``AdaptivePrefetchPolicy/restingTrailingScreens``).
     public var restingTrailingScreens: Double
+    /// The least held ahead when the window is sized from the reader's pace
+    /// (``AdaptivePrefetchPolicy/restingFloorScreens``); `nil`: a fixed window.
+    public var restingFloorScreens: Double?
     /// How far the policy looks ahead at most, in screens (``AdaptivePrefetchPolicy/maxReachScreens``).
     public var maxReachScreens: Double
     /// Whether a fling's passing items are skipped (``AdaptivePrefetchPolicy/yieldsToLandingZone``).
@@ -23,8 +26,10 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
     /// Creates settings.
     public init(
         marginMilliseconds: Int, restingLeadingScreens: Double, restingTrailingScreens: Double,
-        maxReachScreens: Double, yieldsToLandingZone: Bool, maxConcurrentLoads: Int
+        restingFloorScreens: Double? = nil, maxReachScreens: Double, yieldsToLandingZone: Bool,
+        maxConcurrentLoads: Int
     ) {
+        self.restingFloorScreens = restingFloorScreens
         self.marginMilliseconds = marginMilliseconds
         self.restingLeadingScreens = restingLeadingScreens
         self.restingTrailingScreens = restingTrailingScreens
@@ -39,7 +44,8 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
         return AdaptiveSettings(
             marginMilliseconds: Int(policy.margin / .milliseconds(1)),
             restingLeadingScreens: policy.restingLeadingScreens,
-            restingTrailingScreens: policy.restingTrailingScreens, maxReachScreens: policy.maxReachScreens,
+            restingTrailingScreens: policy.restingTrailingScreens, restingFloorScreens: policy.restingFloorScreens,
+            maxReachScreens: policy.maxReachScreens,
             yieldsToLandingZone: policy.yieldsToLandingZone, maxConcurrentLoads: maxConcurrentLoads)
     }
 
@@ -49,7 +55,7 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
             AdaptivePrefetchPolicy(
                 margin: .milliseconds(marginMilliseconds), restingLeadingScreens: restingLeadingScreens,
                 restingTrailingScreens: restingTrailingScreens, yieldsToLandingZone: yieldsToLandingZone,
-                maxReachScreens: maxReachScreens))
+                maxReachScreens: maxReachScreens, restingFloorScreens: restingFloorScreens))
     }
 
     /// Swift code that applies these settings in an app, to paste: the
@@ -64,14 +70,21 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
                 restingLeadingScreens: \(Self.literal(restingLeadingScreens)),
                 restingTrailingScreens: \(Self.literal(restingTrailingScreens)),
                 yieldsToLandingZone: \(yieldsToLandingZone),
-                maxReachScreens: \(Self.literal(maxReachScreens))))
+                maxReachScreens: \(Self.literal(maxReachScreens))\(floorArgument)))
         let fetcher = AsyncFetcher<Key, Value>(maxConcurrentFetches: \(maxConcurrentLoads), load: load)
         """
     }
 
+    /// The floor's argument line, when the window follows the reader's pace.
+    var floorArgument: String {
+        restingFloorScreens.map { ",\n        restingFloorScreens: \(Self.literal($0))" } ?? ""
+    }
+
     public var description: String {
         "margin \(marginMilliseconds) ms, resting \(Self.literal(restingLeadingScreens)) ahead / "
-            + "\(Self.literal(restingTrailingScreens)) behind, reach \(Self.literal(maxReachScreens)) screens, "
+            + "\(Self.literal(restingTrailingScreens)) behind"
+            + (restingFloorScreens.map { " (paced, at least \(Self.literal($0)))" } ?? "")
+            + ", reach \(Self.literal(maxReachScreens)) screens, "
             + "\(yieldsToLandingZone ? "yields to the landing zone" : "loads what a fling passes"), "
             + "\(maxConcurrentLoads) at once"
     }

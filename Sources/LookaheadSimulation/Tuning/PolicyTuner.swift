@@ -93,6 +93,11 @@ public struct PolicyTuner: Sendable {
                 var s = base; s.restingTrailingScreens = $0; return s
             }
         },
+        Axis(name: "resting floor (the reader's pace)") { base in
+            [nil, 1.5, 1].map {
+                var s = base; s.restingFloorScreens = $0; return s
+            }
+        },
         Axis(name: "reach") { base in
             [3, 6, 10].map {
                 var s = base; s.maxReachScreens = $0; return s

@@ -135,15 +135,26 @@ struct AdaptivePrefetchPolicyTests {
     }
 
     @Test func restingKeepsAWindowOnBothSidesWiderAhead() {
+        // Given a fast reader: 24,000 pt in 6 s, then at rest
         let layout = list()
         var policy = AdaptivePrefetchPolicy()
-        let window = policy.window(for: context(layout, offset: 50_000, velocity: 0), layout: layout)
+        for frame in 0...360 {
+            var moving = context(layout, offset: 26_000 + Double(frame) * 24_000 / 360, velocity: 4_000)
+            moving.frame.time = .milliseconds(frame * 6_000 / 360)
+            _ = policy.window(for: moving, layout: layout)
+        }
+        // (far from where it moved, so that nothing held from the motion stays)
+        var resting = context(layout, offset: 80_000, velocity: 0)
+        resting.frame.time = .milliseconds(6_016)
+        let window = policy.window(for: resting, layout: layout)
+
+        // Then it holds the caps, wider ahead
         let frames = window.map { layout.frame(at: $0) }
-        let behind = frames.filter { $0.maxY <= 50_000 }
-        let ahead = frames.filter { $0.minY >= 50_844 }
+        let behind = frames.filter { $0.maxY <= 80_000 }
+        let ahead = frames.filter { $0.minY >= 80_844 }
         #expect(!behind.isEmpty && !ahead.isEmpty)
         #expect(ahead.count > behind.count)
-        let visible = Rect(x: 0, y: 50_000, width: 390, height: 844)
+        let visible = Rect(x: 0, y: 80_000, width: 390, height: 844)
         let leading = policy.restingLeadingScreens * 844
         let trailing = policy.restingTrailingScreens * 844
         #expect(ahead.allSatisfy { $0.verticalDistance(to: visible) <= leading })
