@@ -24,17 +24,27 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
     public var maxConcurrentLoads: Int
 
     /// Creates settings.
+    ///
+    /// - Precondition: the margin, the resting window and the floor not
+    ///   negative, the reach above 0, the concurrency at least 1.
     public init(
         marginMilliseconds: Int, restingLeadingScreens: Double, restingTrailingScreens: Double,
         restingFloorScreens: Double? = nil, maxReachScreens: Double, yieldsToLandingZone: Bool,
         maxConcurrentLoads: Int
     ) {
-        self.restingFloorScreens = restingFloorScreens
+        precondition(marginMilliseconds >= 0, "AdaptiveSettings: margin \(marginMilliseconds) ms")
         self.marginMilliseconds = marginMilliseconds
+        precondition(
+            restingLeadingScreens >= 0 && restingTrailingScreens >= 0,
+            "AdaptiveSettings: resting window \(restingLeadingScreens) / \(restingTrailingScreens)")
         self.restingLeadingScreens = restingLeadingScreens
         self.restingTrailingScreens = restingTrailingScreens
+        precondition(restingFloorScreens.map { $0 >= 0 } ?? true, "AdaptiveSettings: a negative floor")
+        self.restingFloorScreens = restingFloorScreens
+        precondition(maxReachScreens > 0, "AdaptiveSettings: reach \(maxReachScreens)")
         self.maxReachScreens = maxReachScreens
         self.yieldsToLandingZone = yieldsToLandingZone
+        precondition(maxConcurrentLoads >= 1, "AdaptiveSettings: concurrency \(maxConcurrentLoads)")
         self.maxConcurrentLoads = maxConcurrentLoads
     }
 
