@@ -114,8 +114,13 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
     /// load shared by several requests is due at the earliest of their
     /// deadlines. Change it later with ``FetchRequest/setDeadline(_:)``.
     ///
-    /// - Parameter deadline: how long from now until the item is predicted
-    ///   to appear, on the fetcher's clock (negative: overdue); `nil` for none.
+    /// - Parameters:
+    ///   - key: the item to load.
+    ///   - priority: how urgently, as in ``fetchAsync(_:priority:completion:)``.
+    ///   - deadline: how long from now until the item is predicted to appear,
+    ///     on the fetcher's clock (negative: overdue); `nil` for none.
+    ///   - completion: called once with the value or the error, as in
+    ///     ``fetchAsync(_:priority:completion:)``.
     /// - Complexity: O(log n) with a deadline, O(1) amortized without.
     @inlinable
     @discardableResult

@@ -157,6 +157,8 @@ extension FetchScheduler {
     /// fails for good, or when it is removed.
     ///
     /// - Parameters:
+    ///   - key: the key to load.
+    ///   - group: a prefetcher's group (not the default one).
     ///   - deadline: when the key's item is predicted to appear (see
     ///     ``addInterest(in:priority:deadline:group:payload:)``).
     ///   - payload: what the driver gets back when the key's interest ends.
