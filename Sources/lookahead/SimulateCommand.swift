@@ -37,17 +37,7 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(help: "Replace every scenario's trace with this CSV file (time_ms,offset per line).")
     var trace: String?
 
-    @Option(help: "Override the concurrency limit.")
-    var concurrency: Int?
-
-    @Option(help: "Override the median latency, in milliseconds (with --latency-p99).")
-    var latencyMedian: Double?
-
-    @Option(help: "Override the 99th-percentile latency, in milliseconds (with --latency-median).")
-    var latencyP99: Double?
-
-    @Option(help: "Override the viewport, as WIDTHxHEIGHT in points.")
-    var viewport: String?
+    @OptionGroup var overrides: ScenarioOverrideOptions
 
     @Option(help: "Override the trace duration of generated traces, in seconds.")
     var duration: Double?
@@ -74,19 +64,6 @@ struct SimulateCommand: AsyncParsableCommand {
             throw ValidationError(
                 "unknown scenario '\(name)'; choose from \(SimulationScenario.builtInNames.joined(separator: ", "))")
         }
-        if let concurrency {
-            try OptionRange.check(
-                concurrency, "--concurrency", in: SimulationScenario.concurrencyLimits, "loads at once")
-        }
-        if (latencyMedian == nil) != (latencyP99 == nil) {
-            throw ValidationError("--latency-median and --latency-p99 go together")
-        }
-        if let latencyMedian, let latencyP99 {
-            try OptionRange.checkLatencies(
-                median: latencyMedian, "--latency-median", p99: latencyP99, "--latency-p99", allowsZero: false,
-                maximumMilliseconds: SimulationScenario.maximumLatency / .milliseconds(1),
-                maximumRatio: SimulationScenario.maximumLatencyRatio)
-        }
         let maximumSeconds = SimulationScenario.maximumDuration / .seconds(1)
         if let duration {
             guard duration.isFinite, duration > 0, duration <= maximumSeconds else {
@@ -104,12 +81,6 @@ struct SimulateCommand: AsyncParsableCommand {
                     + "is \(Int(frames)) frames, more than the \(SimulationScenario.maximumFrameCount) accepted "
                     + "(a day at 60 Hz)")
         }
-        if let viewport, Self.parseViewport(viewport) == nil {
-            throw ValidationError(
-                "--viewport takes WIDTHxHEIGHT, each above 0 and at most "
-                    + "\(OptionRange.describe(SimulationScenario.maximumViewportSide)) points, e.g. 390x844; "
-                    + "got '\(viewport)'")
-        }
         if !real {
             if compare { throw ValidationError("--compare compares a real replay with the simulator: add --real") }
             if server != nil { throw ValidationError("--server is the feed server of a real replay: add --real") }
@@ -121,14 +92,6 @@ struct SimulateCommand: AsyncParsableCommand {
             throw ValidationError(
                 "the oracle cannot be replayed for real (it needs the future trace); choose another --strategy")
         }
-    }
-
-    static func parseViewport(_ text: String) -> Size? {
-        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false).map { Double($0) }
-        guard parts.count == 2, let width = parts[0], let height = parts[1] else { return nil }
-        let sides = 0...SimulationScenario.maximumViewportSide
-        guard sides.contains(width), sides.contains(height), width > 0, height > 0 else { return nil }
-        return Size(width: width, height: height)
     }
 
     func makeScenarios() throws -> [SimulationScenario] {
@@ -148,12 +111,7 @@ struct SimulateCommand: AsyncParsableCommand {
                     named: name, seed: seed, duration: seconds.map { .milliseconds(Int64($0 * 1_000)) })
             else { return nil }
             if let replacement { scenario.trace = replacement }
-            if let concurrency { scenario.maxConcurrentLoads = concurrency }
-            if let latencyMedian, let latencyP99 {
-                scenario.network.latency = .logNormal(
-                    median: .microseconds(Int64(latencyMedian * 1_000)), p99: .microseconds(Int64(latencyP99 * 1_000)))
-            }
-            if let viewport, let size = Self.parseViewport(viewport) { scenario.viewport = size }
+            overrides.apply(to: &scenario)
             scenario.frameRate = frameRate
             return scenario
         }

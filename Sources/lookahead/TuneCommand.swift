@@ -35,20 +35,10 @@ struct TuneCommand: ParsableCommand {
     @Option(help: "A latency profile (JSON, LatencyProfile) recorded in the app: its median and 99th percentile.")
     var latencyProfile: String?
 
-    @Option(help: "The median load latency, in milliseconds (with --latency-p99).")
-    var latencyMedian: Double?
-
-    @Option(help: "The 99th-percentile load latency, in milliseconds (with --latency-median).")
-    var latencyP99: Double?
-
-    @Option(help: "The concurrency limit to start the search from.")
-    var concurrency: Int?
+    @OptionGroup var overrides: ScenarioOverrideOptions
 
     @Option(help: "A bandwidth cap shared by the loads, in kilobits per second (1...10000000).")
     var bandwidth: Double?
-
-    @Option(help: "For traces without metadata: the viewport, WIDTHxHEIGHT in points (default 390x844).")
-    var viewport: String?
 
     @Option(
         help: """
@@ -78,21 +68,8 @@ struct TuneCommand: ParsableCommand {
             )
         }
         if let duration { try OptionRange.check(duration, "--duration", in: 1...3_600, "seconds") }
-        if latencyProfile != nil, latencyMedian != nil || latencyP99 != nil {
+        if latencyProfile != nil, overrides.latencyMedian != nil || overrides.latencyP99 != nil {
             throw ValidationError("--latency-profile and --latency-median/--latency-p99 are alternatives: give one")
-        }
-        if (latencyMedian == nil) != (latencyP99 == nil) {
-            throw ValidationError("--latency-median and --latency-p99 go together")
-        }
-        if let latencyMedian, let latencyP99 {
-            try OptionRange.checkLatencies(
-                median: latencyMedian, "--latency-median", p99: latencyP99, "--latency-p99", allowsZero: false,
-                maximumMilliseconds: SimulationScenario.maximumLatency / .milliseconds(1),
-                maximumRatio: SimulationScenario.maximumLatencyRatio)
-        }
-        if let concurrency {
-            try OptionRange.check(
-                concurrency, "--concurrency", in: SimulationScenario.concurrencyLimits, "loads at once")
         }
         if let bandwidth { try OptionRange.check(bandwidth, "--bandwidth", in: 1...10_000_000, "kbit/s") }
         if let maxWaste { try OptionRange.check(maxWaste, "--max-waste", in: 0...1, "") }
@@ -101,9 +78,6 @@ struct TuneCommand: ParsableCommand {
             throw ValidationError(
                 "--layout takes list:ROW_HEIGHT (points above 0, at most 100000) or grid:COLUMNS (1...100); "
                     + "got '\(layout)'")
-        }
-        if let viewport, SimulateCommand.parseViewport(viewport) == nil {
-            throw ValidationError("--viewport takes WIDTHxHEIGHT in points, e.g. 390x844; got '\(viewport)'")
         }
     }
 
@@ -174,14 +148,15 @@ struct TuneCommand: ParsableCommand {
             split = recordings.count - heldOut.count
             for index in ordered {
                 let (name, recording) = recordings[index]
-                var scenario = base
+                var scenario = configured(base, latency: latency)
                 scenario.name = name
                 scenario.trace = recording.trace
+                // What the recording says of the screen and the list wins over the options.
                 if let viewport = recording.viewport { scenario.viewport = viewport }
                 if let layout = recording.layout ?? layout.flatMap({ Self.parseLayout($0, items: items) }) {
                     scenario.layout = layout
                 }
-                scenarios.append(configured(scenario, latency: latency))
+                scenarios.append(scenario)
             }
         }
         for scenario in scenarios {
@@ -213,8 +188,7 @@ struct TuneCommand: ParsableCommand {
     /// `scenario` with the network, concurrency and viewport options applied.
     func configured(_ scenario: SimulationScenario, latency: (Duration, Duration)?) -> SimulationScenario {
         var scenario = scenario
-        if let viewport, let size = SimulateCommand.parseViewport(viewport) { scenario.viewport = size }
-        if let concurrency { scenario.maxConcurrentLoads = concurrency }
+        overrides.apply(to: &scenario)
         if let bandwidth { scenario.network.bandwidth = .bitsPerSecond(bandwidth * 1_000) }
         if let (median, p99) = latency { scenario.network.latency = .logNormal(median: median, p99: p99) }
         return scenario
@@ -222,9 +196,7 @@ struct TuneCommand: ParsableCommand {
 
     /// The latency distribution's median and 99th percentile, from the options or the profile.
     func latencies() throws -> (Duration, Duration)? {
-        if let latencyMedian, let latencyP99 {
-            return (.microseconds(Int64(latencyMedian * 1_000)), .microseconds(Int64(latencyP99 * 1_000)))
-        }
+        if let latencies = overrides.latencies { return latencies }
         guard let latencyProfile else { return nil }
         let profile: LatencyProfile
         do {

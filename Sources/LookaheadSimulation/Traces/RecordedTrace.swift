@@ -85,13 +85,7 @@ public struct RecordedTrace: Sendable {
     ///
     /// - Throws: the file system's error, or ``TraceParseError``.
     public init(contentsOfCSV path: String) throws {
-        let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
-        guard size <= ScrollTrace.maximumFileBytes else {
-            throw TraceParseError(
-                line: 0, reason: "the file is \(size) bytes, more than the \(ScrollTrace.maximumFileBytes) accepted")
-        }
-        let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        try self.init(csv: String(decoding: data, as: UTF8.self))
+        try self.init(csv: ScrollTrace.text(ofCSVFile: path))
     }
 
     /// What the metadata lines say.

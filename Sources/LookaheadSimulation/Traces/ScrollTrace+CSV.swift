@@ -83,13 +83,19 @@ extension ScrollTrace {
     /// - Throws: the file system's error if the file cannot be read, or
     ///   `TraceParseError` if its contents are malformed.
     public init(contentsOfCSV path: String) throws {
+        try self.init(csv: Self.text(ofCSVFile: path))
+    }
+
+    /// The text of a trace file (UTF-8), refused beyond ``maximumFileBytes``.
+    ///
+    /// - Throws: the file system's error, or `TraceParseError` for a file too large.
+    static func text(ofCSVFile path: String) throws -> String {
         let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
-        guard size <= Self.maximumFileBytes else {
+        guard size <= maximumFileBytes else {
             throw TraceParseError(
-                line: 0, reason: "the file is \(size) bytes, more than the \(Self.maximumFileBytes) accepted")
+                line: 0, reason: "the file is \(size) bytes, more than the \(maximumFileBytes) accepted")
         }
-        let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        try self.init(csv: String(decoding: data, as: UTF8.self))
+        return String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
     }
 
     /// The trace as CSV: the header, then one `time_ms,offset` line per sample.

@@ -1,0 +1,64 @@
+import ArgumentParser
+import Lookahead
+import LookaheadSimulation
+
+/// The scenario settings `simulate` and `tune` let a user override: the
+/// concurrency limit, the latency distribution, the viewport. Checked against
+/// the simulator's ranges before anything is built from them.
+struct ScenarioOverrideOptions: ParsableArguments {
+    @Option(help: "Override the concurrency limit (tune: where its search starts).")
+    var concurrency: Int?
+
+    @Option(help: "Override the median latency, in milliseconds (with --latency-p99).")
+    var latencyMedian: Double?
+
+    @Option(help: "Override the 99th-percentile latency, in milliseconds (with --latency-median).")
+    var latencyP99: Double?
+
+    @Option(help: "Override the viewport, as WIDTHxHEIGHT in points (tune: for traces that do not record it).")
+    var viewport: String?
+
+    func validate() throws {
+        if let concurrency {
+            try OptionRange.check(
+                concurrency, "--concurrency", in: SimulationScenario.concurrencyLimits, "loads at once")
+        }
+        if (latencyMedian == nil) != (latencyP99 == nil) {
+            throw ValidationError("--latency-median and --latency-p99 go together")
+        }
+        if let latencyMedian, let latencyP99 {
+            try OptionRange.checkLatencies(
+                median: latencyMedian, "--latency-median", p99: latencyP99, "--latency-p99", allowsZero: false,
+                maximumMilliseconds: SimulationScenario.maximumLatency / .milliseconds(1),
+                maximumRatio: SimulationScenario.maximumLatencyRatio)
+        }
+        if let viewport, Self.parseViewport(viewport) == nil {
+            throw ValidationError(
+                "--viewport takes WIDTHxHEIGHT, each above 0 and at most "
+                    + "\(OptionRange.describe(SimulationScenario.maximumViewportSide)) points, e.g. 390x844; "
+                    + "got '\(viewport)'")
+        }
+    }
+
+    /// The latencies given, as durations.
+    var latencies: (median: Duration, p99: Duration)? {
+        guard let latencyMedian, let latencyP99 else { return nil }
+        return (.microseconds(Int64(latencyMedian * 1_000)), .microseconds(Int64(latencyP99 * 1_000)))
+    }
+
+    /// `scenario` with the options given applied.
+    func apply(to scenario: inout SimulationScenario) {
+        if let concurrency { scenario.maxConcurrentLoads = concurrency }
+        if let (median, p99) = latencies { scenario.network.latency = .logNormal(median: median, p99: p99) }
+        if let viewport, let size = Self.parseViewport(viewport) { scenario.viewport = size }
+    }
+
+    /// `WIDTHxHEIGHT` within the simulator's viewport limits, or `nil`.
+    static func parseViewport(_ text: String) -> Size? {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false).map { Double($0) }
+        guard parts.count == 2, let width = parts[0], let height = parts[1] else { return nil }
+        let sides = 0...SimulationScenario.maximumViewportSide
+        guard sides.contains(width), sides.contains(height), width > 0, height > 0 else { return nil }
+        return Size(width: width, height: height)
+    }
+}
