@@ -298,7 +298,7 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
         sampleIfNeeded(around: frame)
         if traceRecorder != nil { record(frame, announcesTarget: announcesTarget) }
         let queue = LoadQueueState(
-            running: fetcher.runningFetchCount, pending: fetcher.pendingFetchCount,
+            pending: fetcher.pendingFetchCount,
             maxConcurrentLoads: fetcher.maxConcurrentFetches)
         let update = planner.update(frame, loadQueue: queue)
         // Consumed: what is on screen now is the cells' business.

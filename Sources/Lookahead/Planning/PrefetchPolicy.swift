@@ -48,14 +48,21 @@ public struct PrefetchContext: Sendable {
 
 /// How busy the loader is: policies that plan in time add the wait in the queue.
 public struct LoadQueueState: Hashable, Sendable {
-    public var running: Int
+    /// Loads waiting for a slot.
     public var pending: Int
+    /// The loader's concurrency limit (at least 1).
     public var maxConcurrentLoads: Int
 
-    public init(running: Int = 0, pending: Int = 0, maxConcurrentLoads: Int = 6) {
-        self.running = running
+    /// Creates a state.
+    public init(pending: Int = 0, maxConcurrentLoads: Int = 6) {
         self.pending = pending
         self.maxConcurrentLoads = max(1, maxConcurrentLoads)
+    }
+
+    /// Creates a state; the running count is not used by any policy.
+    @available(*, deprecated, renamed: "init(pending:maxConcurrentLoads:)")
+    public init(running: Int, pending: Int = 0, maxConcurrentLoads: Int = 6) {
+        self.init(pending: pending, maxConcurrentLoads: maxConcurrentLoads)
     }
 }
 

@@ -81,7 +81,7 @@ final class ReplayStrategyLoader: StrategyLoader {
 
     var loadQueue: LoadQueueState {
         LoadQueueState(
-            running: fetcher.runningFetchCount, pending: fetcher.pendingFetchCount,
+            pending: fetcher.pendingFetchCount,
             maxConcurrentLoads: maxConcurrentLoads)
     }
 

@@ -104,7 +104,7 @@ struct SimulatedLoader: StrategyLoader {
 
     var loadQueue: LoadQueueState {
         LoadQueueState(
-            running: scheduler.runningCount, pending: scheduler.pendingCount, maxConcurrentLoads: maxConcurrentLoads)
+            pending: scheduler.pendingCount, maxConcurrentLoads: maxConcurrentLoads)
     }
 
     mutating func loadPage(_ key: Int) {

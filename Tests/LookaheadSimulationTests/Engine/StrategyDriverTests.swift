@@ -18,7 +18,7 @@ struct RecordingLoader: StrategyLoader {
     }
 
     var calls: [Call] = []
-    var loadQueue = LoadQueueState(running: 0, pending: 0, maxConcurrentLoads: 6)
+    var loadQueue = LoadQueueState(pending: 0, maxConcurrentLoads: 6)
 
     mutating func prefetch(_ key: Int) { calls.append(.prefetch(key)) }
     mutating func cancelPrefetch(_ key: Int) { calls.append(.cancelPrefetch(key)) }
@@ -102,14 +102,14 @@ struct StrategyDriverTests {
         var loader = SimulatedLoader(scenario: scenario(concurrency: 1), strategy: .paged, itemCount: 300)
         loader.requestForDisplay(100, priority: .high)
         loader.drain(at: .zero)
-        #expect(loader.loadQueue.running == 1)
+        #expect(loader.scheduler.runningCount == 1)
         // When the pager asks for a page
         loader.loadPage(0)
         loader.drain(at: .zero)
         // Then it starts at once, as the runtime Pager's task does, and takes no slot
         #expect(loader.pageLoads.count == 1)
         #expect(loader.transfers.isInFlight(loader.pageTransfers[0]!))
-        #expect(loader.loadQueue.running == 1)
+        #expect(loader.scheduler.runningCount == 1)
         #expect(loader.loadQueue.pending == 0)
         #expect(loader.counts.requests == 2)
     }
