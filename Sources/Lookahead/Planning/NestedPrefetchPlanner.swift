@@ -119,20 +119,24 @@ public struct NestedPrefetchPlanner: Sendable {
         for row in carousels.keys where !isVisibleRow.contains(row) { carousels[row] = nil }
 
         var visible: [NestedItemPath] = []
+        // Wanted items are never visible and never repeated: the visible rows
+        // want what lies beyond their spans, the coming rows are off screen.
         var wanted: [NestedItemPath] = []
+        var visibleSpans: [Int: Range<Int>] = [:]
         for row in visibleRows {
             let span = layout.items(inRow: row, atOffset: offsets[row] ?? 0)
+            visibleSpans[row] = span
             visible += span.map { NestedItemPath(row: row, item: $0) }
-            if var planner = carousels[row] {
+            if carousels[row] != nil {
                 let scroll = scrolls.first { $0.row == row }
                 let carouselFrame = ScrollFrame(
                     visibleRect: Rect(
                         origin: Point(x: 0, y: offsets[row] ?? 0),
                         size: Size(width: layout.rows[row].height, height: layout.width)),
                     velocity: scroll?.velocity ?? 0, time: frame.time)
-                _ = planner.update(carouselFrame, loadQueue: loadQueue)
-                carousels[row] = planner
-                wanted += planner.prefetched.sorted().map { NestedItemPath(row: row, item: $0.item) }
+                // Updated in place: a copy would copy the planner's sets every frame.
+                _ = carousels[row]!.update(carouselFrame, loadQueue: loadQueue)
+                wanted += carousels[row]!.prefetched.sorted().map { NestedItemPath(row: row, item: $0.item) }
             } else {
                 wanted += extra(beyond: span, inRow: row)
             }
@@ -146,18 +150,15 @@ public struct NestedPrefetchPlanner: Sendable {
         }
 
         visibleItems = visible
-        let isVisible = Set(visible)
         let wantedSet = Set(wanted)
         var update = Update()
-        var added: Set<NestedItemPath> = []
-        for path in wanted where !prefetched.contains(path) && !isVisible.contains(path) {
-            if added.insert(path).inserted { update.prefetch.append(path) }
-        }
-        for path in prefetched where !wantedSet.contains(path) && !isVisible.contains(path) {
-            update.cancel.append(path)
+        for path in wanted where !prefetched.contains(path) { update.prefetch.append(path) }
+        for path in prefetched where !wantedSet.contains(path) {
+            // What became visible leaves without a cancel: the cell's request takes over.
+            if visibleSpans[path.row]?.contains(path.item) != true { update.cancel.append(path) }
         }
         update.cancel.sort()
-        prefetched = wantedSet.subtracting(isVisible)
+        prefetched = wantedSet
         return update
     }
 
