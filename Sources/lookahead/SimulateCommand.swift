@@ -139,7 +139,7 @@ struct SimulateCommand: AsyncParsableCommand {
         let suite = SimulationSuite(
             seed: seed, scenarios: try makeValidatedScenarios(),
             strategies: strategies.isEmpty ? SimulationStrategy.allCases : strategies)
-        let progress = ProgressBar(total: suite.scenarios.count * suite.strategies.count)
+        let progress = ProgressBar(total: suite.runCount)
         var engineTimes: [String: Duration] = [:]
         let (report, timelines) = suite.run(keepingTimelines: output.htmlReport != nil) { step in
             engineTimes["\(step.scenario)/\(step.strategy.rawValue)"] = step.timing.engineTimePerFrame
