@@ -26,10 +26,23 @@ public struct CarouselFeedCollection: CollectionLayout {
         rowStarts = starts
     }
 
+    /// The feed's size: its width, and its rows' heights summed.
     public var contentSize: Size { feed.outer.contentSize }
+
+    /// One section per row.
     public var numberOfSections: Int { feed.rows.count }
+
+    /// The row's items: its carousel's, or 1 for a plain cell.
+    ///
+    /// - Complexity: O(1).
     public func numberOfItems(inSection section: Int) -> Int { feed.itemCount(inRow: section) }
+
+    /// Every item of every row.
+    ///
+    /// - Complexity: O(1).
     public var totalItemCount: Int { rowStarts[rowStarts.count - 1] }
+
+    /// Always 1: the rows are stacked, each the feed's width.
     public var columns: Int { 1 }
 
     /// The item's frame with its carousel at rest.
@@ -51,9 +64,13 @@ public struct CarouselFeedCollection: CollectionLayout {
         }
     }
 
+    /// The item's place in the feed, row by row.
+    ///
     /// - Complexity: O(1).
     public func flatIndex(of path: ItemPath) -> Int { rowStarts[path.section] + path.item }
 
+    /// The item at a place in the feed, row by row.
+    ///
     /// - Complexity: O(log rows).
     public func itemPath(atFlatIndex index: Int) -> ItemPath {
         // The last row starting at or before `index` (rows of no items share their start).
