@@ -178,7 +178,7 @@ struct SimulateCommand: AsyncParsableCommand {
             let replay = RealReplay(scenario: scenario, server: serverURL, logger: logger)
             let seconds = scenario.trace.duration / .seconds(1)
             var results: [StrategyResult] = []
-            for strategy in chosen {
+            for strategy in chosen where strategy.runs(on: scenario.layout) {
                 let label = "\(scenario.name) / \(strategy.rawValue), real time"
                 progress.update(completed: done * 100, label: "\(label) 0/\(Int(seconds.rounded())) s")
                 let outcome: RealReplayResult
