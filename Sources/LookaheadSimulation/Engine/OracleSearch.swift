@@ -12,7 +12,8 @@ import Lookahead
 /// time-indexed relaxation: each item at its α-point, the frame by which the
 /// relaxation's fractional solution has shown a share α of it (items it
 /// shows less than α are left out), for several α; and earliest deadline
-/// first. Each is then improved by first-improvement local search on
+/// first; each also with the link's idle time filled
+/// (``OracleTimeline/filled(_:lookahead:)``). The best are then improved by first-improvement local search on
 /// ``OracleTimeline``: drop an item (what it costs the link is worth more to
 /// the items behind it), insert a left-out item where its deadline falls,
 /// move an item up to 32 places earlier. No such schedule is provably optimal; the simulator
