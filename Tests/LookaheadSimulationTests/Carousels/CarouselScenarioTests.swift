@@ -48,9 +48,10 @@ struct CarouselScenarioTests {
             let time = Duration.seconds(1) / 60 * frame
             let offset = 1_000 * Double(frame) / Double(frames)
             let shown = Set(visibility.frame(at: time).paths)
-            // Then item 3 of row 1 (at 480...630 pt) is visible exactly while its slot crosses [offset, offset + 390)
-            let slot = 480.0..<640.0
-            let crosses = slot.lowerBound < offset + 390 && slot.upperBound > offset
+            // Then item 3 of row 1 (at 480...630 pt) is visible exactly while it crosses [offset, offset + 390):
+            // not while only the spacing after it does, as a cell's frame excludes the spacing
+            let extent = 480.0..<630.0
+            let crosses = extent.lowerBound < offset + 390 && extent.upperBound > offset
             #expect(shown.contains(ItemPath(item: 3, section: 1)) == crosses, "frame \(frame), offset \(offset)")
             // And every row shows what the layout says at its own offset (row 2 never moved)
             for row in 0..<3 {
