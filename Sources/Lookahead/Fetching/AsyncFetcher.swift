@@ -31,6 +31,9 @@
 ///   loads with a deadline start earliest first, ahead of those without one.
 /// - Failures reach every waiting request and are never cached; transient ones
 ///   are retried first, with bounded backoff on the injected clock.
+/// - Opt-in (`hedging:`, ``FetchHedging``): a display request's load that runs
+///   past a threshold gets one second attempt in a free slot; the first to
+///   land is delivered and the other's task is cancelled.
 ///
 /// Decisions are made by a ``FetchScheduler``; this type only performs them.
 /// All methods are safe to call from any thread or task.
