@@ -21,7 +21,7 @@ public enum FetchHedging: Sendable, Hashable {
     case afterP90
 
     /// The successes `afterP90` waits for before its first hedge.
-    public static var minimumSamples: Int { 20 }
+    public static var minimumSamples: Int { 3 }
 
     /// Whether any load may be hedged.
     @inlinable public var isEnabled: Bool { self != .off }

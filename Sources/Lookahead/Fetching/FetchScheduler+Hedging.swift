@@ -47,6 +47,16 @@ extension FetchScheduler {
         return hedge
     }
 
+    /// Whether the started attempt `id` is a hedge (for drivers, on its `.start`).
+    /// - Complexity: O(1)
+    @inlinable
+    public func isHedge(_ id: LoadID) -> Bool {
+        guard id.slot < loads.count, let record = loads[id.slot],
+            case .hedged(_, let hedge, _) = record.state
+        else { return false }
+        return hedge == id.serial
+    }
+
     /// Whether two attempts of `key`'s load run now.
     /// - Complexity: O(1)
     @inlinable

@@ -47,6 +47,10 @@ package struct StrategyDriver<Loader: StrategyLoader> {
     var requestedPages = 0
     /// Visible cells' requests, by the priority each asked at.
     var displayPriorities: [Int: FetchPriority] = [:]
+    /// Whether visible cells' slow loads are hedged (`StrategyDriver+Hedging.swift`).
+    package var hedgesSlowLoads: Bool
+    /// The observed load durations whose p90 is the hedging threshold.
+    var hedgeDurations = LoadDurationEstimator(quantile: 0.9, prior: .zero)
     var previousVisible: [Int] = []
     var previousOffset: Double?
 
@@ -64,6 +68,7 @@ package struct StrategyDriver<Loader: StrategyLoader> {
         self.scenario = scenario
         self.strategy = strategy
         self.issuesDisplayRequests = issuesDisplayRequests ?? (!strategy.loadsPages && strategy != .oracle)
+        hedgesSlowLoads = strategy == .adaptive && AdaptiveSettings.hedgesSlowLoadsByDefault
         layout = scenario.makeLayout()
         itemCount = layout.totalItemCount
         frameDuration = .seconds(1) / scenario.frameRate
@@ -163,6 +168,7 @@ package struct StrategyDriver<Loader: StrategyLoader> {
                 displayPriorities[item] = priority
             }
         }
+        if hedgesSlowLoads { hedgeSlowDisplayLoads(visible, at: time) }
         planAhead(at: time, rect: rect, velocity: velocity, visible: visible, wasVisible: wasVisible)
         previousVisible = visible
     }
@@ -262,6 +268,7 @@ package struct StrategyDriver<Loader: StrategyLoader> {
     package mutating func loadFinished(key: Int, duration: Duration) {
         planner?.observeLoadDuration(duration)
         window?.observeLoadDuration(duration)
+        if hedgesSlowLoads { hedgeDurations.record(duration) }
         if pager != nil { pageLatency.record(duration) }
     }
 
