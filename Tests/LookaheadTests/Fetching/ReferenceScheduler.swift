@@ -589,6 +589,18 @@ struct ReferenceScheduler {
         loads.remove(at: position)
     }
 
+    /// Nobody wants the running load: each attempt is cancelled and left a
+    /// zombie, and a later load of the key starts afresh.
+    private mutating func cancelRunning(_ serials: [UInt64], of key: Int, at position: Int) {
+        for serial in serials { actions.append(.cancel(serial: serial, key: key)) }
+        zombies += serials
+        statistics.loadsCancelled += 1
+        loads[position].failures = 0
+        loads[position].hasHedged = false
+        loads[position].state = .idle
+        forgetIfUnused(key)
+    }
+
     /// Brings the key's load in line with its interests.
     private mutating func reconcile(_ key: Int) {
         guard let position = loads.firstIndex(where: { $0.key == key }) else { return }
@@ -619,13 +631,7 @@ struct ReferenceScheduler {
             }
         case .running(let serial, let current):
             if admittedCount(of: key) == 0 {
-                actions.append(.cancel(serial: serial, key: key))
-                zombies.append(serial)
-                statistics.loadsCancelled += 1
-                loads[position].failures = 0
-                loads[position].hasHedged = false
-                loads[position].state = .idle
-                forgetIfUnused(key)
+                cancelRunning([serial], of: key, at: position)
             } else if let wanted, wanted != current {
                 // With every admitted interest in a paused group there is no
                 // priority to move to: the implementation keeps the old one.
@@ -634,14 +640,7 @@ struct ReferenceScheduler {
             }
         case .hedged(let serial, let hedge, let current):
             if admittedCount(of: key) == 0 {
-                actions.append(.cancel(serial: serial, key: key))
-                actions.append(.cancel(serial: hedge, key: key))
-                zombies += [serial, hedge]
-                statistics.loadsCancelled += 1
-                loads[position].failures = 0
-                loads[position].hasHedged = false
-                loads[position].state = .idle
-                forgetIfUnused(key)
+                cancelRunning([serial, hedge], of: key, at: position)
             } else if let wanted, wanted != current {
                 loads[position].state = .hedged(serial: serial, hedge: hedge, wanted)
                 actions.append(.reprioritize(serial: serial, key: key, priority: wanted))
