@@ -41,6 +41,10 @@
                             signposter.endInterval("Load", state, "cancelled")
                         }
                         signposter.emitEvent("Cancel")
+                    case .hedgeStarted:
+                        signposter.emitEvent("Hedge")
+                    case .hedgeWon:
+                        signposter.emitEvent("Hedge won")
                     }
                 }
             }

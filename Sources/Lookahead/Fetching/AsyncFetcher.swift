@@ -31,6 +31,9 @@
 ///   loads with a deadline start earliest first, ahead of those without one.
 /// - Failures reach every waiting request and are never cached; transient ones
 ///   are retried first, with bounded backoff on the injected clock.
+/// - Opt-in (`hedging:`, ``FetchHedging``): a display request's load that runs
+///   past a threshold gets one second attempt in a free slot; the first to
+///   land is delivered and the other's task is cancelled.
 ///
 /// Decisions are made by a ``FetchScheduler``; this type only performs them.
 /// All methods are safe to call from any thread or task.
@@ -49,8 +52,12 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
     ///   - retryPolicy: how transient failures are retried.
     ///   - isTransient: which errors are worth a retry; by default those that
     ///     conform to ``TransientError``. A `CancellationError` never is.
+    ///   - hedging: whether a display request's slow load gets a second
+    ///     attempt, and when (``FetchHedging``); off by default. Measured on
+    ///     `clock`.
     ///   - load: loads the value of a key. Runs in a task that is cancelled when
-    ///     nobody wants the value any more.
+    ///     nobody wants the value any more. A hedged key's loader runs twice
+    ///     at once; the attempt that loses is cancelled.
     @inlinable
     public init(
         maxConcurrentFetches: Int = 6,
@@ -58,9 +65,13 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
         clock: some Clock<Duration> = ContinuousClock(),
         retryPolicy: RetryPolicy = .default,
         isTransient: @escaping @Sendable (any Error) -> Bool = { $0 is any TransientError },
+        hedging: FetchHedging = .off,
         load: @escaping @Sendable (Key) async throws -> Value
     ) {
         precondition(maxConcurrentFetches >= 1, "maxConcurrentFetches must be at least 1, got \(maxConcurrentFetches)")
+        if case .after(let threshold) = hedging {
+            precondition(threshold > .zero, "hedging: .after needs a threshold above zero, got \(threshold)")
+        }
         self.memoryCache = memoryCache
         self.core = FetcherCore(
             maxConcurrentLoads: maxConcurrentFetches,
@@ -72,6 +83,7 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
                 return { start.duration(to: clock.now) }
             },
             isTransient: isTransient,
+            hedging: hedging,
             load: load
         )
     }

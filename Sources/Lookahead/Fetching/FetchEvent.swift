@@ -10,20 +10,30 @@ public enum FetchEvent<Key: Sendable>: Sendable {
     case succeeded(Key, duration: Duration)
     /// The loader threw (the load may still be retried).
     case failed(Key, error: any Error, duration: Duration)
-    /// The load was cancelled, because nobody wanted the value any more.
+    /// The load was cancelled, because nobody wanted the value any more, or
+    /// because the other attempt of a hedged load delivered first.
     case cancelled(Key, duration: Duration)
+    /// A second attempt of `key`'s display load was decided, because the
+    /// first had run past the hedging threshold (``FetchHedging``); its own
+    /// `started` follows.
+    case hedgeStarted(Key)
+    /// The second attempt of `key`'s load delivered first; the first is
+    /// cancelled.
+    case hedgeWon(Key)
 
     /// The key the event is about.
     public var key: Key {
         switch self {
-        case .started(let key), .succeeded(let key, _), .failed(let key, _, _), .cancelled(let key, _): key
+        case .started(let key), .succeeded(let key, _), .failed(let key, _, _), .cancelled(let key, _),
+            .hedgeStarted(let key), .hedgeWon(let key):
+            key
         }
     }
 
     /// How long the attempt took, for the events that end one.
     public var duration: Duration? {
         switch self {
-        case .started: nil
+        case .started, .hedgeStarted, .hedgeWon: nil
         case .succeeded(_, let duration), .failed(_, _, let duration), .cancelled(_, let duration): duration
         }
     }

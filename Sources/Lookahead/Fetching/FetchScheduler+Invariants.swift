@@ -11,12 +11,14 @@ extension FetchScheduler {
         var pending = 0
         var running = 0
         var cancelled = 0
+        var cancelledAttempts = 0
         var backingOff = 0
         var liveInterests = 0
         for (slot, record) in loads.enumerated() {
             guard let record else { continue }
-            if case .cancelled = record.state {
+            if case .cancelled(_, let hedge) = record.state {
                 cancelled += 1
+                cancelledAttempts += hedge == nil ? 1 : 2
                 precondition(record.interestCount == 0 && record.head == -1, "cancelled load \(slot) has interests")
                 precondition(loadSlots[record.key] != slot, "cancelled load \(slot) is still its key's")
                 continue
@@ -66,6 +68,10 @@ extension FetchScheduler {
             case .running:
                 running += 1
                 precondition(admitted > 0, "load \(slot) runs for nobody")
+            case .hedged(let serial, let hedge, _):
+                running += 2
+                precondition(admitted > 0, "load \(slot) runs twice for nobody")
+                precondition(record.hasHedged && serial != hedge, "load \(slot)'s hedge is not its one hedge")
             case .backingOff:
                 backingOff += 1
                 precondition(admitted > 0, "load \(slot) backs off for nobody")
@@ -110,8 +116,8 @@ extension FetchScheduler {
         }
         precondition(pending == queue.count, "pendingCount is \(queue.count), counted \(pending)")
         precondition(
-            running + cancelled == _runningCount,
-            "runningCount is \(_runningCount), counted \(running)+\(cancelled)")
+            running + cancelledAttempts == _runningCount,
+            "runningCount is \(_runningCount), counted \(running)+\(cancelledAttempts)")
         precondition(backingOff == _backingOffCount, "backingOffCount is wrong")
         queue.checkInvariants()
     }

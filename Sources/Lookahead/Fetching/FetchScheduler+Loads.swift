@@ -15,9 +15,12 @@ extension FetchScheduler {
     public mutating func loadDidSucceed(_ id: LoadID) -> [Payload]? {
         if endCancelled(id) { return nil }
         let slot = runningSlot(id, "loadDidSucceed")
+        let loser = otherAttempt(slot, than: id)
         _runningCount -= 1
         _statistics.loadsCompleted += 1
-        let payloads = detachAll(slot, succeeded: true)
+        // The hedge won when the attempt left behind is the first one.
+        if let loser, !loser.isHedge { _statistics.hedgesWon += 1 }
+        let payloads = detachAll(slot, succeeded: true, loser: loser?.serial)
         settle()
         return payloads
     }
@@ -33,6 +36,12 @@ extension FetchScheduler {
         if endCancelled(id) { return .discarded }
         let slot = runningSlot(id, "loadDidFail")
         _runningCount -= 1
+        if let survivor = otherAttempt(slot, than: id) {
+            // Not a failure of the load: the other attempt still runs.
+            loads[slot]!.state = .running(serial: survivor.serial, priorityOfRunning(slot))
+            settle()
+            return .discarded
+        }
         loads[slot]!.failures += 1
         if isTransient, let delay = retryPolicy.delay(afterFailures: loads[slot]!.failures) {
             loads[slot]!.state = .backingOff(serial: id.serial)
@@ -111,12 +120,24 @@ extension FetchScheduler {
                 loads[slot]!.state = .running(serial: serial, priority)
                 actions.append(.reprioritize(LoadID(serial: serial, slot: slot), record.key, priority))
             }
+        case .hedged(let serial, let hedge, let current):
+            if record.admittedCount == 0 {
+                actions.append(.cancel(LoadID(serial: serial, slot: slot), record.key))
+                actions.append(.cancel(LoadID(serial: hedge, slot: slot), record.key))
+                _statistics.loadsCancelled += 1
+                setAsideCancelled(slot, serial: serial, hedge: hedge)
+            } else if let priority = record.active.highest, priority != current {
+                loads[slot]!.state = .hedged(serial: serial, hedge: hedge, priority)
+                actions.append(.reprioritize(LoadID(serial: serial, slot: slot), record.key, priority))
+                actions.append(.reprioritize(LoadID(serial: hedge, slot: slot), record.key, priority))
+            }
         case .backingOff:
             if record.admittedCount == 0 {
                 _backingOffCount -= 1
                 _statistics.loadsCancelled += 1
-                // The retry budget is per load: a later load of the key starts afresh.
+                // The retry budget and the hedge are per load: a later load of the key starts afresh.
                 loads[slot]!.failures = 0
+                loads[slot]!.hasHedged = false
                 loads[slot]!.state = .idle
                 freeLoadIfUnused(slot)
             }
@@ -152,15 +173,16 @@ extension FetchScheduler {
     /// key's interests that still wait (in a paused or full group) move to a
     /// fresh record, which a later load of the key uses.
     @inlinable
-    mutating func setAsideCancelled(_ slot: Int, serial: UInt64) {
+    mutating func setAsideCancelled(_ slot: Int, serial: UInt64, hedge: UInt64? = nil) {
         let key = loads[slot]!.key
         if loads[slot]!.interestCount == 0 {
             loadSlots[key] = nil
         } else {
             var successor = loads[slot]!
             successor.state = .idle
-            // The retry budget is per load: a later load of the key starts afresh.
+            // The retry budget and the hedge are per load: a later load of the key starts afresh.
             successor.failures = 0
+            successor.hasHedged = false
             let fresh = allocateLoad(successor)
             loadSlots[key] = fresh
             var cursor = successor.head
@@ -170,12 +192,14 @@ extension FetchScheduler {
             }
             loads[slot] = LoadRecord(key: key)
         }
-        loads[slot]!.state = .cancelled(serial: serial)
+        loads[slot]!.state = .cancelled(serial: serial, hedge: hedge)
     }
 
-    /// Ends every interest of a load that finished, and frees the load.
+    /// Ends every interest of a load that finished, and frees the load, or,
+    /// when the other attempt of a hedged load still runs (`loser`), cancels
+    /// that attempt and keeps the record, `cancelled`, holding its slot.
     @inlinable
-    mutating func detachAll(_ slot: Int, succeeded: Bool) -> [Payload] {
+    mutating func detachAll(_ slot: Int, succeeded: Bool, loser: UInt64? = nil) -> [Payload] {
         var payloads: [Payload] = []
         payloads.reserveCapacity(loads[slot]!.interestCount)
         var cursor = loads[slot]!.head
@@ -188,8 +212,16 @@ extension FetchScheduler {
             if let payload = detach(cursor) { payloads.append(payload) }
             cursor = next
         }
-        loads[slot]!.state = .idle
-        freeLoadIfUnused(slot)
+        if let loser {
+            let key = loads[slot]!.key
+            actions.append(.cancel(LoadID(serial: loser, slot: slot), key))
+            loadSlots[key] = nil
+            loads[slot] = LoadRecord(key: key)
+            loads[slot]!.state = .cancelled(serial: loser, hedge: nil)
+        } else {
+            loads[slot]!.state = .idle
+            freeLoadIfUnused(slot)
+        }
         return payloads
     }
 
@@ -212,11 +244,16 @@ extension FetchScheduler {
     /// Frees a cancelled load whose end the driver reports.
     @inlinable
     mutating func endCancelled(_ id: LoadID) -> Bool {
-        guard id.slot < loads.count, let record = loads[id.slot], case .cancelled(let serial) = record.state,
-            serial == id.serial
+        guard id.slot < loads.count, let record = loads[id.slot], case .cancelled(let serial, let hedge) = record.state,
+            serial == id.serial || hedge == id.serial
         else { return false }
-        loads[id.slot] = nil
-        freeLoads.append(id.slot)
+        if let hedge {
+            // One of the two attempts ended: the record waits for the other.
+            loads[id.slot]!.state = .cancelled(serial: serial == id.serial ? hedge : serial, hedge: nil)
+        } else {
+            loads[id.slot] = nil
+            freeLoads.append(id.slot)
+        }
         _runningCount -= 1
         settle()
         return true
@@ -224,11 +261,13 @@ extension FetchScheduler {
 
     @inlinable
     func runningSlot(_ id: LoadID, _ event: StaticString) -> Int {
-        guard id.slot < loads.count, let record = loads[id.slot],
-            case .running(let serial, _) = record.state, serial == id.serial
-        else {
+        guard id.slot < loads.count, let record = loads[id.slot] else {
             preconditionFailure("\(event): \(id) is not running (reported twice, or never started)")
         }
-        return id.slot
+        switch record.state {
+        case .running(let serial, _) where serial == id.serial: return id.slot
+        case .hedged(let serial, let hedge, _) where serial == id.serial || hedge == id.serial: return id.slot
+        default: preconditionFailure("\(event): \(id) is not running (reported twice, or never started)")
+        }
     }
 }

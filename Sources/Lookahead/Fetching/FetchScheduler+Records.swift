@@ -25,12 +25,15 @@ extension FetchScheduler {
     }
 
     /// Where one load stands. The transitions (every one in `reconcile`,
-    /// `startLoads` and the outcome events):
+    /// `startLoads`, `hedge` and the outcome events):
     ///
     /// ```
     /// idle ──wanted──▶ pending ──slot free──▶ running ──success/final failure──▶ (freed)
     ///  ▲                 │                       │ ╲──transient failure──▶ backingOff ──timer──▶ pending
-    ///  └──not wanted─────┘                       └──nobody wants it──▶ cancelled ──reported──▶ (freed)
+    ///  └──not wanted─────┘                       │ ╲──nobody wants it──▶ cancelled ──reported──▶ (freed)
+    ///                                            └──hedge──▶ hedged ──one attempt fails──▶ running
+    ///                                                          │ ╲──one succeeds──▶ (delivered; the other cancelled)
+    ///                                                          └──nobody wants it──▶ cancelled (both attempts)
     /// ```
     @usableFromInline
     enum LoadState {
@@ -41,10 +44,17 @@ extension FetchScheduler {
         case pending(FetchPriority, deadline: Duration?)
         /// Started as attempt `serial`, at this priority.
         case running(serial: UInt64, FetchPriority)
-        /// Attempt `serial` was cancelled but has not ended: it holds a slot
-        /// of the concurrency limit until the driver reports it. The record is
-        /// no longer the key's (a new load of the key has a record of its own).
-        case cancelled(serial: UInt64)
+        /// Two attempts run at this priority: `serial`, the first, and
+        /// `hedge`, a second one started because the first was slow. Each
+        /// holds a slot of the concurrency limit; the first to succeed
+        /// delivers and the other is cancelled; one that fails while the other
+        /// runs leaves the load `running` on the other.
+        case hedged(serial: UInt64, hedge: UInt64, FetchPriority)
+        /// Attempt `serial` (and its hedge, when one ran) was cancelled but
+        /// has not ended: each holds a slot of the concurrency limit until the
+        /// driver reports it. The record is no longer the key's (a new load of
+        /// the key has a record of its own).
+        case cancelled(serial: UInt64, hedge: UInt64?)
         /// Attempt `serial` failed transiently; the retry timer will queue it again.
         case backingOff(serial: UInt64)
     }
@@ -65,6 +75,8 @@ extension FetchScheduler {
         @usableFromInline var datedCount = 0
         /// Failed attempts of this load: the retry budget it has used.
         @usableFromInline var failures = 0
+        /// Whether this load has had its one hedge (retries included).
+        @usableFromInline var hasHedged = false
 
         @inlinable
         init(key: Key) { self.key = key }

@@ -37,10 +37,14 @@ public import DequeModule
 ///   the front of its new priority and one raised goes to the back, so a change
 ///   of priority never lets a load overtake work that was already waiting at
 ///   the same level (the rule of Nuke's `TaskQueue`).
-/// - At most `maxConcurrentLoads` loads run at once. A running load that is
-///   cancelled keeps its slot until the driver reports that it has really
+/// - At most `maxConcurrentLoads` attempts run at once. A running load that
+///   is cancelled keeps its slot until the driver reports that it has really
 ///   ended, so the limit holds for the work actually executing, not only for
 ///   the bookkeeping.
+/// - A running load may get one second attempt, a *hedge*
+///   (``hedge(_:)``), when its driver finds it slow: the hedge takes a slot
+///   of its own, the first attempt to succeed delivers to every interest and
+///   the other is cancelled (`FetchScheduler+Hedging.swift`).
 ///
 /// ## Invariants
 /// - `runningCount <= max(maxConcurrentLoads, count when the limit was lowered)`.
@@ -173,7 +177,7 @@ public struct FetchScheduler<Key: Hashable, Payload> {
         switch loads[slot]!.state {
         case .idle: return .idle
         case .pending(let priority, _): return .pending(priority)
-        case .running(_, let priority): return .running(priority)
+        case .running(_, let priority), .hedged(_, _, let priority): return .running(priority)
         case .backingOff: return .backingOff
         case .cancelled: preconditionFailure("phase(of:): a cancelled load is indexed by its key")
         }

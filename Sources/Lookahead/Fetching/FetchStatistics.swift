@@ -14,6 +14,10 @@ public struct FetchStatistics: Sendable, Hashable, Codable {
     public var retriesScheduled = 0
     /// Requests answered from the memory cache without a load.
     public var cacheHits = 0
+    /// Second attempts started for slow loads (also counted in `loadsStarted`).
+    public var hedgesStarted = 0
+    /// Hedged loads whose second attempt delivered while the first still ran.
+    public var hedgesWon = 0
 
     @inlinable
     public init() {}

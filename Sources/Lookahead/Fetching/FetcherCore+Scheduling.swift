@@ -10,7 +10,8 @@ extension FetcherCore.State {
     mutating func drainActions(into effects: inout FetcherCore.Effects) {
         while let action = scheduler.nextAction() {
             switch action {
-            case .start(let id, let key, _):
+            case .start(let id, let key, let priority):
+                if hedges.policy.isEnabled { watchForHedge(id, key: key, priority: priority, into: &effects) }
                 let job = FetcherCore.Job(id: id, key: key)
                 if let (worker, continuation) = idleWorkers.popLast() {
                     executing[id.serial] = worker
@@ -24,15 +25,17 @@ extension FetcherCore.State {
                 if let index = ready.firstIndex(where: { $0.id == id }) {
                     // Never handed to a worker: it never runs.
                     ready.remove(at: index)
+                    _ = forgetAttempt(id)
                     _ = scheduler.loadDidFail(id, isTransient: false)
                 } else if let worker = executing[id.serial] {
                     doomedWorkers.insert(worker)
                     if let task = workerTasks[worker] { effects.cancelledTasks.append(task) }
                 }
-            case .reprioritize:
+            case .reprioritize(let id, let key, let priority):
                 // Task priorities cannot change once a task runs; the order of
-                // what has not started is the scheduler's business.
-                break
+                // what has not started is the scheduler's business. A load
+                // raised to a display priority becomes one to hedge.
+                if hedges.policy.isEnabled { watchForHedge(id, key: key, priority: priority, into: &effects) }
             }
         }
     }
@@ -42,12 +45,16 @@ extension FetcherCore.State {
     mutating func record(
         _ result: Result<Value, any Error>,
         of job: FetcherCore.Job,
+        duration: Duration? = nil,
         isTransient: (any Error) -> Bool,
         into effects: inout FetcherCore.Effects
     ) {
+        let wasHedge = forgetAttempt(job.id)
         switch result {
         case .success:
             guard let payloads = scheduler.loadDidSucceed(job.id) else { return }
+            if let duration { hedges.durations.record(duration) }
+            if wasHedge { effects.events.append(.hedgeWon(job.key)) }
             collect(payloads, result: result, key: job.key, into: &effects)
         case .failure(let error):
             let transient = !(error is CancellationError) && isTransient(error)

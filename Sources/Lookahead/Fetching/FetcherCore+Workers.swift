@@ -22,6 +22,8 @@ extension FetcherCore {
         var job = first
         while true {
             let result: Result<Value, any Error>
+            // Read outside the lock: the clock is the user's.
+            let elapsed = timesLoads ? startStopwatch() : nil
             if Task.isCancelled {
                 // Cancelled between being handed the job and starting it: a
                 // loader that never checks for cancellation must not run.
@@ -35,7 +37,7 @@ extension FetcherCore {
                     result = .failure(error)
                 }
             }
-            guard let next = await finish(job, with: result, worker: id) else { return }
+            guard let next = await finish(job, with: result, duration: elapsed?(), worker: id) else { return }
             job = next
         }
     }
@@ -43,7 +45,7 @@ extension FetcherCore {
     /// Reports a load's outcome and returns the worker's next job, or `nil`
     /// when the worker must exit.
     @inlinable
-    func finish(_ job: Job, with result: Result<Value, any Error>, worker: Int) async -> Job? {
+    func finish(_ job: Job, with result: Result<Value, any Error>, duration: Duration?, worker: Int) async -> Job? {
         if case .success(let value) = result, !Task.isCancelled {
             // Stored before the load is reported, and outside the fetcher's
             // lock: a request arriving meanwhile finds either the load, still
@@ -52,7 +54,8 @@ extension FetcherCore {
         }
         let next: WorkerStep = update { state, effects in
             state.executing[job.id.serial] = nil
-            state.record(result, of: job, isTransient: isTransient, into: &effects)
+            state.record(result, of: job, duration: duration, isTransient: isTransient, into: &effects)
+            if state.hedges.policy.isEnabled { state.hedgeDueAttempts(into: &effects) }
             state.drainActions(into: &effects)
             if state.doomedWorkers.remove(worker) != nil || state.isShutDown {
                 state.retire(worker, into: &effects)

@@ -71,10 +71,12 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         @usableFromInline var prefetchers: [Int: PrefetcherBook] = [:]
         @usableFromInline var idleWaiters: [CheckedContinuation<Void, Never>] = []
         @usableFromInline var isShutDown = false
+        @usableFromInline var hedges: HedgeBook<Key, FetchPayload<Value>>
 
         @inlinable
-        init(scheduler: Scheduler) {
+        init(scheduler: Scheduler, hedging: FetchHedging) {
             self.scheduler = scheduler
+            self.hedges = HedgeBook(policy: hedging)
         }
 
         /// Idle but for completions that may still be running (see `deliveriesInProgress`).
@@ -93,13 +95,18 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         @usableFromInline var cancelledTasks: [Task<Void, Never>] = []
         @usableFromInline var retries: [(Scheduler.LoadID, Duration)] = []
         @usableFromInline var idleWaiters: [CheckedContinuation<Void, Never>] = []
+        /// Display attempts to hedge once this long has passed (``FetchHedging``).
+        @usableFromInline var hedgeTimers: [(Scheduler.LoadID, Key, Duration)] = []
+        /// Events decided under the lock (hedges), told to observers after it.
+        @usableFromInline var events: [FetchEvent<Key>] = []
 
         @inlinable
         init() {}
 
         @inlinable var isEmpty: Bool {
             deliveries.isEmpty && notifications.isEmpty && resumedWorkers.isEmpty && spawnedWorkers.isEmpty
-                && cancelledTasks.isEmpty && retries.isEmpty && idleWaiters.isEmpty
+                && cancelledTasks.isEmpty && retries.isEmpty && idleWaiters.isEmpty && hedgeTimers.isEmpty
+                && events.isEmpty
         }
     }
 
@@ -111,6 +118,8 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// Load durations are measured on it, so a manual clock decides them in tests.
     @usableFromInline let startStopwatch: @Sendable () -> @Sendable () -> Duration
     @usableFromInline let isTransient: @Sendable (any Error) -> Bool
+    /// Whether workers time their loads for the hedging threshold (`afterP90`).
+    @usableFromInline let timesLoads: Bool
     /// The time since the fetcher was made, on the injected clock: the
     /// timeline deadlines are placed on in the scheduler.
     @usableFromInline let timeline: @Sendable () -> Duration
@@ -187,12 +196,16 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         sleep: @escaping @Sendable (Duration) async throws -> Void,
         startStopwatch: @escaping @Sendable () -> @Sendable () -> Duration,
         isTransient: @escaping @Sendable (any Error) -> Bool,
+        hedging: FetchHedging = .off,
         load: @escaping @Sendable (Key) async throws -> Value
     ) {
         self.startStopwatch = startStopwatch
         self.timeline = startStopwatch()
+        self.timesLoads = hedging == .afterP90
         self.state = LockedValue(
-            State(scheduler: Scheduler(maxConcurrentLoads: maxConcurrentLoads, retryPolicy: retryPolicy)))
+            State(
+                scheduler: Scheduler(maxConcurrentLoads: maxConcurrentLoads, retryPolicy: retryPolicy),
+                hedging: hedging))
         self.memoryCache = memoryCache
         self.sleep = sleep
         self.isTransient = isTransient
@@ -279,6 +292,15 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                 try? await self.sleep(delay)
                 self.update { state, _ in state.scheduler.retryTimerFired(id) }
             }
+        }
+        for (id, key, threshold) in effects.hedgeTimers {
+            Task {
+                try? await self.sleep(threshold)
+                self.update { state, effects in state.hedgeTimerFired(id, key: key, into: &effects) }
+            }
+        }
+        for event in effects.events {
+            emit(event)
         }
         for (result, payloads) in effects.deliveries {
             for payload in payloads {

@@ -65,8 +65,9 @@ import Lookahead
 /// failed attempt runs its whole latency; of the racing pair at least one
 /// runs to the end). Each attempt still holds a slot (hedges count against
 /// the concurrency limit) and still sends its bytes over the link only once
-/// its latency has passed, so premises 2 and 3 hold as stated. No strategy
-/// hedges today: the simulator computes the bound without it.
+/// its latency has passed, so premises 2 and 3 hold as stated. `adaptive`
+/// hedges (a visible cell's load past the observed p90), so the simulator's
+/// reports compute the bound with hedging allowed, for every strategy.
 public struct LowerBound: Sendable, Codable, Hashable {
     /// The bound: no per-item strategy leaves fewer blank cell-frames.
     public var blankCellFrames: Int

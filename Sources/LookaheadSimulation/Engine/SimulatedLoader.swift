@@ -14,6 +14,11 @@ import Lookahead
 /// ``PagingStateMachine`` says so. Every load, item or page, shares the
 /// scenario's link in the ``TransferSimulator``.
 ///
+/// A hedge (``hedge(_:ifRunningLongerThan:at:)``) is a second transfer of
+/// the key on the shared link, with its own latency draw: attempt `a + 1`
+/// when the first is attempt `a`, as ``LowerBound``'s hedging premises say,
+/// so the run stays a pure function of the seed.
+///
 /// Calls made while the driver decides are queued and performed by
 /// ``drain(at:)``, which the simulator calls at the time of the event.
 struct SimulatedLoader: StrategyLoader {
@@ -147,7 +152,7 @@ struct SimulatedLoader: StrategyLoader {
             case .start(let id, let key, _):
                 let transfer = Int(id.serial)
                 loads[transfer] = (id, key, time)
-                startTransfer(transfer, key: key, at: time)
+                startTransfer(transfer, key: key, at: time, attemptsAhead: scheduler.isHedge(id) ? 1 : 0)
             case .cancel(let id, _):
                 // The request is torn down at once: the load ends now.
                 let transfer = Int(id.serial)
@@ -169,8 +174,10 @@ struct SimulatedLoader: StrategyLoader {
         startTransfer(transfer, key: key, at: time)
     }
 
-    mutating func startTransfer(_ transfer: Int, key: Int, at time: Duration) {
-        let attempt = failures[key, default: 0]
+    /// Starts a transfer of `key`: its next attempt, or the one after
+    /// (`attemptsAhead`: a hedge racing the attempt in flight).
+    mutating func startTransfer(_ transfer: Int, key: Int, at time: Duration, attemptsAhead: Int = 0) {
+        let attempt = failures[key, default: 0] + attemptsAhead
         let item = keys.items(ofKey: key).lowerBound
         transfers.start(
             transfer, latency: network.latency(forItem: item, attempt: attempt), bytes: bytes(ofKey: key),
@@ -207,5 +214,30 @@ struct SimulatedLoader: StrategyLoader {
     /// Loads started (retries included) and cancelled, items and pages.
     var counts: (requests: Int, cancellations: Int) {
         (scheduler.statistics.loadsStarted + pagesStarted, scheduler.statistics.loadsCancelled + pagesCancelled)
+    }
+
+    // MARK: Hedging
+
+    /// Hedges the load of visible `item` if it has run longer than
+    /// `threshold` and the link is not starved; the scheduler decides the
+    /// rest (one hedge per load, a slot when one frees).
+    /// - Complexity: O(loads in flight).
+    mutating func hedge(_ item: Int, ifRunningLongerThan threshold: Duration, at time: Duration) {
+        guard case .running = scheduler.phase(of: item), !scheduler.isHedged(item),
+            let load = loads.values.first(where: { $0.key == item && time - $0.start >= threshold }),
+            !isLinkStarved(within: threshold)
+        else { return }
+        scheduler.hedge(load.id)
+    }
+
+    /// Whether the link is the bottleneck: the payloads in flight (whole,
+    /// an upper estimate of what is left of them) would take longer than
+    /// `threshold` to cross it. A hedge would then only slow every transfer.
+    func isLinkStarved(within threshold: Duration) -> Bool {
+        guard case .bitsPerSecond(let bits) = network.bandwidth else { return false }
+        let bytes =
+            loads.values.reduce(0) { $0 + self.bytes(ofKey: $1.key) }
+            + pageLoads.values.reduce(0) { $0 + self.bytes(ofKey: $1.key) }
+        return Double(bytes) * 8 / bits > threshold / .seconds(1)
     }
 }

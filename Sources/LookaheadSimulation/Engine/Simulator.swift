@@ -64,6 +64,7 @@ public struct Simulator: Sendable {
         scenario.maxConcurrentLoads = settings.maxConcurrentLoads
         var run = SimulationRun(scenario: scenario, strategy: .adaptive)
         run.driver.useAdaptivePolicy(settings.makePolicy())
+        run.driver.hedgesSlowLoads = settings.hedgesSlowLoads
         let (result, _, readyTimes) = Self.drive(&run)
         return (result, readyTimes)
     }

@@ -54,6 +54,10 @@ package struct StrategyDriver<Loader: StrategyLoader> {
     var requestedPages = 0
     /// Visible cells' requests, by the priority each asked at.
     var displayPriorities: [Int: FetchPriority] = [:]
+    /// Whether visible cells' slow loads are hedged (`StrategyDriver+Hedging.swift`).
+    package var hedgesSlowLoads: Bool
+    /// The observed load durations whose p90 is the hedging threshold.
+    var hedgeDurations = LoadDurationEstimator(quantile: 0.9, prior: .zero)
     var previousVisible: [Int] = []
     var previousOffset: Double?
 
@@ -71,6 +75,7 @@ package struct StrategyDriver<Loader: StrategyLoader> {
         self.scenario = scenario
         self.strategy = strategy
         self.issuesDisplayRequests = issuesDisplayRequests ?? (!strategy.loadsPages && strategy != .oracle)
+        hedgesSlowLoads = strategy == .adaptive && AdaptiveSettings.hedgesSlowLoadsByDefault
         visibility = FrameVisibility(scenario: scenario)
         layout = visibility.layout
         itemCount = layout.totalItemCount
@@ -173,6 +178,7 @@ package struct StrategyDriver<Loader: StrategyLoader> {
                 displayPriorities[item] = priority
             }
         }
+        if hedgesSlowLoads { hedgeSlowDisplayLoads(visible, at: time) }
         if nested != nil {
             planCarousels(at: time, frame: shown, velocity: velocity)
         } else {
@@ -289,6 +295,7 @@ package struct StrategyDriver<Loader: StrategyLoader> {
         planner?.observeLoadDuration(duration)
         nested?.observeLoadDuration(duration)
         window?.observeLoadDuration(duration)
+        if hedgesSlowLoads { hedgeDurations.record(duration) }
         if pager != nil { pageLatency.record(duration) }
     }
 

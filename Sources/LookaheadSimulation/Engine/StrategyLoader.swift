@@ -47,4 +47,14 @@ package protocol StrategyLoader {
     func isCached(_ item: Int) -> Bool
     /// When `key`'s data arrived, if the loader knows.
     func arrival(ofKey key: Int) -> Duration?
+    /// Starts a second attempt of visible `item`'s load if it has run longer
+    /// than `threshold` (tail hedging; the loader may refuse: no free slot,
+    /// hedged already, a starved link).
+    mutating func hedge(_ item: Int, ifRunningLongerThan threshold: Duration, at time: Duration)
+}
+
+extension StrategyLoader {
+    /// No hedging: the real replay's `AsyncFetcher` hedges by itself when
+    /// made with `hedging:`.
+    package mutating func hedge(_ item: Int, ifRunningLongerThan threshold: Duration, at time: Duration) {}
 }

@@ -37,7 +37,8 @@ extension SimulationReport.Scenario {
     ///
     /// - Complexity: the lower bound's (see ``LowerBound/init(scenario:iterations:)``).
     public init(scenario: SimulationScenario, strategies: [StrategyResult]) {
-        let lowerBound = LowerBound(scenario: scenario)
+        // With hedges allowed: `adaptive` may hedge (a setting `tune` searches).
+        let lowerBound = LowerBound(scenario: scenario, allowsHedging: true)
         self.init(
             name: scenario.name, strategies: strategies,
             findings: Self.findings(for: strategies, lowerBound: lowerBound), lowerBound: lowerBound)

@@ -113,6 +113,11 @@ public struct PolicyTuner: Sendable {
                 var s = base; s.maxConcurrentLoads = $0; return s
             }
         },
+        Axis(name: "hedging") { base in
+            [false, true].map {
+                var s = base; s.hedgesSlowLoads = $0; return s
+            }
+        },
     ]
 
     /// The largest waste ratio a recommendation may have.

@@ -87,7 +87,7 @@ public struct PolicyTuning: Sendable {
         let heldOutScore = heldOutResults.reduce(PolicyTuner.Score.zero) { $0 + PolicyTuner.Score($1.last!) }
         rows.append(TuningReport.Row(name: Self.recommendedName, training: search.best.score, heldOut: heldOutScore))
         advance("the recommendation on the held-out traces")
-        let trainingBound = training.reduce(0) { $0 + LowerBound(scenario: $1).blankCellFrames }
+        let trainingBound = training.reduce(0) { $0 + LowerBound(scenario: $1, allowsHedging: true).blankCellFrames }
         advance("the lower bound on the training traces")
         var heldOutReport = SimulationReport(seed: training[0].network.seed)
         for (scenario, results) in zip(heldOut, heldOutResults) {

@@ -15,6 +15,7 @@ struct PolicyTunerTests {
         blank += Int(abs(settings.maxReachScreens - 6) * 5)
         blank += settings.yieldsToLandingZone ? 0 : 7
         blank += abs(settings.maxConcurrentLoads - 8) * 3
+        blank += settings.hedgesSlowLoads ? 0 : 4
         let wasted = Int((settings.restingLeadingScreens + settings.restingTrailingScreens) * 10)
         return PolicyTuner.Score(
             blankCellFrames: blank, visibleCellFrames: 1_000, completedLoads: 100, wastedLoads: wasted)
@@ -33,6 +34,7 @@ struct PolicyTunerTests {
         #expect(search.best.settings.maxReachScreens == 6)
         #expect(search.best.settings.yieldsToLandingZone)
         #expect(search.best.settings.maxConcurrentLoads == 8)
+        #expect(search.best.settings.hedgesSlowLoads)
         #expect(search.best.score.blankCellFrames == 0)
         #expect(Set(calls).count == calls.count, "a setting was scored twice")
         #expect(search.evaluated.count == calls.count)
@@ -79,6 +81,19 @@ struct PolicyTunerTests {
         #expect(code.contains("restingLeadingScreens: 1.0,"))
         #expect(code.contains("maxConcurrentFetches: 6"))
         #expect(code.contains("margin: .milliseconds(300)"))
+        settings.hedgesSlowLoads = false
+        #expect(settings.swiftCode.contains("hedging: .off"))
+        settings.hedgesSlowLoads = true
+        #expect(settings.swiftCode.contains("hedging: .afterP90"))
+        #expect(settings.description.contains("hedges slow visible loads"))
+    }
+
+    @Test("hedging is an axis of the search, off and on, and the exhaustive search covers both")
+    func hedgingAxis() {
+        let axis = PolicyTuner.axes.first { $0.name == "hedging" }
+        #expect(axis?.variants(start).map(\.hedgesSlowLoads) == [false, true])
+        let exhaustive = PolicyTuner(maxWasteRatio: 1).exhaustive(from: start, evaluate: surface)
+        #expect(Set(exhaustive.evaluated.map(\.settings.hedgesSlowLoads)) == [false, true])
     }
 }
 

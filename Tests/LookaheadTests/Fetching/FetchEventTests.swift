@@ -18,6 +18,8 @@ struct FetchEventTests {
             case .succeeded(let key, _): name = "succeeded \(key)"
             case .failed(let key, let error, _): name = "failed \(key) \(error)"
             case .cancelled(let key, _): name = "cancelled \(key)"
+            case .hedgeStarted(let key): name = "hedge started \(key)"
+            case .hedgeWon(let key): name = "hedge won \(key)"
             }
             events.withLock { $0.append(name) }
             if let duration = event.duration { durations.withLock { $0.append(duration) } }
@@ -205,6 +207,8 @@ struct FetchEventTests {
         case .succeeded(let key, _): "succeeded \(key)"
         case .failed(let key, _, _): "failed \(key)"
         case .cancelled(let key, _): "cancelled \(key)"
+        case .hedgeStarted(let key): "hedge started \(key)"
+        case .hedgeWon(let key): "hedge won \(key)"
         }
     }
 }

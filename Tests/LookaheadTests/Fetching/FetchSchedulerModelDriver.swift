@@ -37,6 +37,8 @@ struct ModelDriver {
     /// Started and not reported yet, cancelled ones included.
     var outstandingLoads: [Scheduler.LoadID] = []
     var cancelledLoads: Set<UInt64> = []
+    /// The last few loads reported, for stale calls.
+    var reportedLoads: [Scheduler.LoadID] = []
     var retryTimers: [Scheduler.LoadID] = []
     var firedTimers: [Scheduler.LoadID] = []
     /// Payloads handed back so far: each one must come back once at most.
@@ -53,6 +55,15 @@ struct ModelDriver {
         "cancel": 0, "reprioritize": 0, "zombie reported": 0, "retry": 0, "retry started": 0,
         "stale timer": 0, "backing-off load dropped": 0, "group waiting": 0, "lowered while pending": 0,
         "re-dated while pending": 0, "undated while pending": 0, "key already in group": 0, "keyed outcome": 0,
+        "hedge started": 0, "hedge refused": 0, "hedge won": 0, "first attempt won": 0,
+        "attempt failed beside its sibling": 0, "hedged load cancelled": 0,
+    ]
+
+    /// The hedging cases: a run whose loads are reported rarely keeps its
+    /// slots full, so hedges are granted too rarely there to reach them all.
+    static let hedgeCoverage: Set<String> = [
+        "hedge started", "hedge won", "first attempt won", "attempt failed beside its sibling",
+        "hedged load cancelled",
     ]
 
     init(seed: UInt64, slowLoads: Bool) {
@@ -86,7 +97,7 @@ struct ModelDriver {
         divergence = nil
         var performed = false
         while !performed {
-            var roll = Int.random(in: 0..<1120, using: &random)
+            var roll = Int.random(in: 0..<1180, using: &random)
             if roll < 370 && model.interestTotal > Self.maxInterests { roll = 370 + roll % 130 }
             performed = perform(roll)
         }
@@ -117,7 +128,8 @@ struct ModelDriver {
         case 998..<1000: return withdrawAllInterests()
         case 1000..<1050: return setInterestDeadline()
         case 1050..<1090: return addKey()
-        default: return removeKey()
+        case 1090..<1120: return removeKey()
+        default: return hedge()
         }
     }
 
@@ -258,9 +270,27 @@ struct ModelDriver {
         return true
     }
 
+    /// Hedges a started load, mostly a running one (stale and cancelled
+    /// ones too, which must be refused).
+    private mutating func hedge() -> Bool {
+        let pool = Int.random(in: 0..<4, using: &random) == 0 ? reportedLoads : outstandingLoads
+        guard let id = pool.randomElement(using: &random) else { return false }
+        let realHedge = real.hedge(id)
+        let modelHedge = model.hedge(id.serial)
+        log.append("hedge(#\(id.serial)) -> \(modelHedge.map { "#\($0)" } ?? "nil")")
+        check(realHedge?.serial, modelHedge, "hedge's attempt")
+        coverage[modelHedge == nil ? "hedge refused" : "hedge started", default: 0] += 1
+        return true
+    }
+
     private mutating func reportSuccess() -> Bool {
         guard let index = outstandingLoads.indices.randomElement(using: &random) else { return false }
         let id = outstandingLoads.remove(at: index)
+        reportedLoads.append(id)
+        if reportedLoads.count > 20 { reportedLoads.removeFirst() }
+        if let sibling = model.sibling(of: id.serial) {
+            coverage[sibling < id.serial ? "hedge won" : "first attempt won", default: 0] += 1
+        }
         let realPayloads = real.loadDidSucceed(id)
         let modelPayloads = model.loadDidSucceed(id.serial)
         log.append("loadDidSucceed(#\(id.serial)) -> \(modelPayloads.map { "\($0)" } ?? "nil")")
@@ -274,7 +304,11 @@ struct ModelDriver {
     private mutating func reportFailure() -> Bool {
         guard let index = outstandingLoads.indices.randomElement(using: &random) else { return false }
         let id = outstandingLoads.remove(at: index)
+        reportedLoads.append(id)
+        if reportedLoads.count > 20 { reportedLoads.removeFirst() }
         let isTransient = Int.random(in: 0..<10, using: &random) < 7
+        let hasSibling = model.sibling(of: id.serial) != nil
+        if hasSibling { coverage["attempt failed beside its sibling", default: 0] += 1 }
         let realDisposition = real.loadDidFail(id, isTransient: isTransient)
         let modelDisposition = model.loadDidFail(id.serial, isTransient: isTransient)
         log.append("loadDidFail(#\(id.serial), isTransient: \(isTransient)) -> \(modelDisposition)")
@@ -286,7 +320,9 @@ struct ModelDriver {
             }
         check(converted, modelDisposition, "loadDidFail's disposition")
         let isCancelled = cancelledLoads.contains(id.serial)
-        check(converted == .discarded, isCancelled, "a cancelled load, and only one, is discarded")
+        check(
+            converted == .discarded, isCancelled || hasSibling,
+            "a cancelled attempt, or one whose sibling runs, and only those, is discarded")
         if cancelledLoads.remove(id.serial) != nil { coverage["zombie reported", default: 0] += 1 }
         switch converted {
         case .deliver(let payloads): end(payloads)
@@ -474,6 +510,7 @@ struct ModelDriver {
                 guard startedLoads[id.serial] == id, outstandingLoads.contains(id), !cancelledLoads.contains(id.serial)
                 else { return "cancel of \(id), which is not running (or was cancelled already)" }
                 cancelledLoads.insert(id.serial)
+                if case .cancel(_, key) = realActions.last { coverage["hedged load cancelled", default: 0] += 1 }
                 realActions.append(.cancel(serial: id.serial, key: key))
                 coverage["cancel", default: 0] += 1
             case .reprioritize(let id, let key, let priority):
@@ -518,6 +555,7 @@ struct ModelDriver {
         for key in 0..<Self.keys {
             check(real.phase(of: key), modelPhases[key], "phase(of: \(key))")
             check(real.deadline(of: key), modelDeadlines[key], "deadline(of: \(key))")
+            check(real.isHedged(key), model.isHedged(key), "isHedged(\(key))")
             if case .pending(let before) = phases[key], case .pending(let after) = modelPhases[key], before == after,
                 deadlines[key] != modelDeadlines[key]
             {

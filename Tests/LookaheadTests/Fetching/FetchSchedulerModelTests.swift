@@ -40,7 +40,8 @@ struct FetchSchedulerModelTests {
             if divergence != nil { return }
         }
         // A run that never reaches the subtle cases proves little.
-        #expect(driver.coverage.allSatisfy { $0.value > 0 }, "seed \(seed): coverage \(driver.coverage)")
+        let required = driver.coverage.filter { !slowLoads || !ModelDriver.hedgeCoverage.contains($0.key) }
+        #expect(required.allSatisfy { $0.value > 0 }, "seed \(seed): coverage \(driver.coverage)")
     }
 
     // MARK: - Scenarios

@@ -19,6 +19,13 @@ import Lookahead
 /// order of the actions and of the pending loads, which the test compares
 /// exactly.
 ///
+/// Hedges follow the documented rules: a running load that has not had one
+/// may get a second attempt while fewer than `maxConcurrentLoads` attempts
+/// run and no pending load has a higher priority; the first attempt to
+/// succeed delivers and the other becomes a zombie; an attempt that fails
+/// while the other runs is discarded; a hedged load nobody wants leaves two
+/// zombies.
+///
 /// Keys, payloads, interests and groups are plain `Int`s; loads are named by
 /// the serial of their `LoadID`, which is public and counts starts.
 struct ReferenceScheduler {
@@ -91,7 +98,16 @@ struct ReferenceScheduler {
         /// Ordered by this deadline, the one it had when last placed.
         case pending(FetchPriority, stamp: Int, deadline: Duration?)
         case running(serial: UInt64, FetchPriority)
+        case hedged(serial: UInt64, hedge: UInt64, FetchPriority)
         case backingOff(serial: UInt64)
+
+        /// The priority it runs at, one attempt or two.
+        var runningPriority: FetchPriority? {
+            switch self {
+            case .running(_, let priority), .hedged(_, _, let priority): priority
+            default: nil
+            }
+        }
     }
 
     /// The record of a key. It exists while the key has an interest or a load
@@ -102,6 +118,7 @@ struct ReferenceScheduler {
         let key: Int
         var state: LoadState = .idle
         var failures = 0
+        var hasHedged = false
     }
 
     private(set) var interests: [Interest] = []
@@ -135,7 +152,13 @@ struct ReferenceScheduler {
     // MARK: Queries
 
     var runningCount: Int {
-        loads.count(where: { if case .running = $0.state { true } else { false } }) + zombies.count
+        loads.reduce(zombies.count) { count, load in
+            switch load.state {
+            case .running: count + 1
+            case .hedged: count + 2
+            default: count
+            }
+        }
     }
     var pendingCount: Int { loads.count(where: { if case .pending = $0.state { true } else { false } }) }
     var backingOffCount: Int { loads.count(where: { if case .backingOff = $0.state { true } else { false } }) }
@@ -158,9 +181,25 @@ struct ReferenceScheduler {
         switch load.state {
         case .idle: return .idle
         case .pending(let priority, _, _): return .pending(priority)
-        case .running(_, let priority): return .running(priority)
+        case .running(_, let priority), .hedged(_, _, let priority): return .running(priority)
         case .backingOff: return .backingOff
         }
+    }
+
+    func isHedged(_ key: Int) -> Bool {
+        guard let load = loads.first(where: { $0.key == key }), case .hedged = load.state else { return false }
+        return true
+    }
+
+    /// The other attempt of the hedged load that `serial` is an attempt of.
+    func sibling(of serial: UInt64) -> UInt64? {
+        for load in loads {
+            if case .hedged(let first, let hedge, _) = load.state {
+                if first == serial { return hedge }
+                if hedge == serial { return first }
+            }
+        }
+        return nil
     }
 
     /// The phases of keys `0..<count`, in one pass.
@@ -171,7 +210,7 @@ struct ReferenceScheduler {
                 switch load.state {
                 case .idle: .idle
                 case .pending(let priority, _, _): .pending(priority)
-                case .running(_, let priority): .running(priority)
+                case .running(_, let priority), .hedged(_, _, let priority): .running(priority)
                 case .backingOff: .backingOff
                 }
         }
@@ -378,7 +417,13 @@ struct ReferenceScheduler {
         }
         let key = runningKey(serial)
         statistics.loadsCompleted += 1
+        let loser = sibling(of: serial)
+        if let loser, loser < serial { statistics.hedgesWon += 1 }
         let payloads = endAllInterests(in: key, succeeded: true)
+        if let loser {
+            actions.append(.cancel(serial: loser, key: key))
+            zombies.append(loser)
+        }
         settle()
         return payloads
     }
@@ -391,6 +436,11 @@ struct ReferenceScheduler {
         }
         let key = runningKey(serial)
         let position = loads.firstIndex { $0.key == key }!
+        if let survivor = sibling(of: serial) {
+            loads[position].state = .running(serial: survivor, loads[position].state.runningPriority!)
+            settle()
+            return .discarded
+        }
         loads[position].failures += 1
         if isTransient, let delay = retryDelay(afterFailures: loads[position].failures) {
             loads[position].state = .backingOff(serial: serial)
@@ -414,6 +464,27 @@ struct ReferenceScheduler {
         settle()
     }
 
+    /// A second attempt of the running load `serial`, or `nil` when refused.
+    mutating func hedge(_ serial: UInt64) -> UInt64? {
+        guard
+            let position = loads.firstIndex(where: { if case .running(serial, _) = $0.state { true } else { false } }),
+            !loads[position].hasHedged, let priority = loads[position].state.runningPriority
+        else { return nil }
+        guard runningCount < maxConcurrentLoads else { return nil }
+        let isOvertaking = loads.contains { load in
+            if case .pending(let waiting, _, _) = load.state { waiting > priority } else { false }
+        }
+        guard !isOvertaking else { return nil }
+        let hedge = nextSerial
+        nextSerial += 1
+        loads[position].state = .hedged(serial: serial, hedge: hedge, priority)
+        loads[position].hasHedged = true
+        statistics.loadsStarted += 1
+        statistics.hedgesStarted += 1
+        actions.append(.start(serial: hedge, key: loads[position].key, priority: priority))
+        return hedge
+    }
+
     // MARK: Rules
 
     /// The retry policy's documented schedule, computed from scratch: no delay
@@ -429,7 +500,13 @@ struct ReferenceScheduler {
     }
 
     private func runningKey(_ serial: UInt64) -> Int {
-        let load = loads.first { if case .running(serial, _) = $0.state { true } else { false } }
+        let load = loads.first { load in
+            switch load.state {
+            case .running(serial, _): true
+            case .hedged(let first, let hedge, _): first == serial || hedge == serial
+            default: false
+            }
+        }
         guard let load else { preconditionFailure("model: #\(serial) is not running") }
         return load.key
     }
@@ -512,6 +589,18 @@ struct ReferenceScheduler {
         loads.remove(at: position)
     }
 
+    /// Nobody wants the running load: each attempt is cancelled and left a
+    /// zombie, and a later load of the key starts afresh.
+    private mutating func cancelRunning(_ serials: [UInt64], of key: Int, at position: Int) {
+        for serial in serials { actions.append(.cancel(serial: serial, key: key)) }
+        zombies += serials
+        statistics.loadsCancelled += 1
+        loads[position].failures = 0
+        loads[position].hasHedged = false
+        loads[position].state = .idle
+        forgetIfUnused(key)
+    }
+
     /// Brings the key's load in line with its interests.
     private mutating func reconcile(_ key: Int) {
         guard let position = loads.firstIndex(where: { $0.key == key }) else { return }
@@ -542,22 +631,26 @@ struct ReferenceScheduler {
             }
         case .running(let serial, let current):
             if admittedCount(of: key) == 0 {
-                actions.append(.cancel(serial: serial, key: key))
-                zombies.append(serial)
-                statistics.loadsCancelled += 1
-                loads[position].failures = 0
-                loads[position].state = .idle
-                forgetIfUnused(key)
+                cancelRunning([serial], of: key, at: position)
             } else if let wanted, wanted != current {
                 // With every admitted interest in a paused group there is no
                 // priority to move to: the implementation keeps the old one.
                 loads[position].state = .running(serial: serial, wanted)
                 actions.append(.reprioritize(serial: serial, key: key, priority: wanted))
             }
+        case .hedged(let serial, let hedge, let current):
+            if admittedCount(of: key) == 0 {
+                cancelRunning([serial, hedge], of: key, at: position)
+            } else if let wanted, wanted != current {
+                loads[position].state = .hedged(serial: serial, hedge: hedge, wanted)
+                actions.append(.reprioritize(serial: serial, key: key, priority: wanted))
+                actions.append(.reprioritize(serial: hedge, key: key, priority: wanted))
+            }
         case .backingOff:
             if admittedCount(of: key) == 0 {
                 statistics.loadsCancelled += 1
                 loads[position].failures = 0
+                loads[position].hasHedged = false
                 loads[position].state = .idle
                 forgetIfUnused(key)
             }

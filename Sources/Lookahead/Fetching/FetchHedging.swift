@@ -1,0 +1,28 @@
+/// When an ``AsyncFetcher`` starts a second attempt for a display request's
+/// slow load (tail hedging).
+///
+/// With log-normal latencies a few slow responses decide how long a screen
+/// stays blank; a second request for the same key, made once the first has
+/// taken longer than most loads do, usually lands well before it. Only loads
+/// wanted at ``FetchPriority/high`` or above (a cell on screen waits) are
+/// hedged, at most once each; the hedge takes a slot of the concurrency
+/// limit and only a free one, so it never delays waiting work. The first
+/// attempt to succeed delivers; the other's task is cancelled. Off by
+/// default: a hedge costs a request, which a server may count.
+public enum FetchHedging: Sendable, Hashable {
+    /// Never hedge.
+    case off
+    /// Hedge a display load that has run longer than this (more than zero).
+    case after(Duration)
+    /// Hedge a display load that has run longer than the 90th percentile of
+    /// the fetcher's recent load durations (the last 128 successes). No
+    /// hedge until `minimumSamples` loads have succeeded: before that the
+    /// percentile says nothing.
+    case afterP90
+
+    /// The successes `afterP90` waits for before its first hedge.
+    public static var minimumSamples: Int { 3 }
+
+    /// Whether any load may be hedged.
+    @inlinable public var isEnabled: Bool { self != .off }
+}

@@ -1,0 +1,62 @@
+import Lookahead
+import Testing
+
+@testable import LookaheadSimulation
+
+/// Tail hedging in the simulator: the loader's second attempt on the shared
+/// link, refused on a starved one, and runs that stay a function of the seed.
+@Suite(.timeLimit(.minutes(2)))
+struct SimulatedHedgingTests {
+    /// A loader of `feed` (seed 1) with item 0's display request running since time zero.
+    func loaderWithALoadRunning(bandwidth: NetworkModel.Bandwidth) -> SimulatedLoader {
+        var scenario = SimulationScenario.builtIn(named: "feed", seed: 1)!
+        scenario.network.bandwidth = bandwidth
+        var loader = SimulatedLoader(scenario: scenario, strategy: .adaptive, itemCount: 100)
+        loader.requestForDisplay(0, priority: .high)
+        loader.drain(at: .zero)
+        return loader
+    }
+
+    @Test func aSlowVisibleLoadGetsASecondTransferDrawingTheNextAttempt() {
+        // Given item 0 loading on an unlimited link
+        var loader = loaderWithALoadRunning(bandwidth: .unlimited)
+
+        // When it has run past the threshold and is hedged
+        loader.hedge(0, ifRunningLongerThan: .milliseconds(50), at: .milliseconds(60))
+        loader.drain(at: .milliseconds(60))
+
+        // Then two transfers run, the second due at its own draw: attempt 1's latency after 60 ms
+        #expect(loader.scheduler.isHedged(0))
+        #expect(loader.transfers.inFlightCount == 2)
+        let first = loader.network.latency(forItem: 0, attempt: 0)
+        let second = .milliseconds(60) + loader.network.latency(forItem: 0, attempt: 1)
+        #expect(loader.transfers.nextCompletion()?.time == min(first, second))
+    }
+
+    @Test func aLoadIsNotHedgedBeforeItsThresholdNorOnAStarvedLink() {
+        var early = loaderWithALoadRunning(bandwidth: .unlimited)
+        early.hedge(0, ifRunningLongerThan: .milliseconds(50), at: .milliseconds(40))
+        #expect(!early.scheduler.isHedged(0))
+
+        // 1 kB/s: item 0's payload alone takes longer than the threshold to cross
+        var starved = loaderWithALoadRunning(bandwidth: .bitsPerSecond(8_000))
+        starved.hedge(0, ifRunningLongerThan: .milliseconds(50), at: .milliseconds(60))
+        #expect(!starved.scheduler.isHedged(0))
+    }
+
+    @Test(arguments: [UInt64(1), 3])
+    func hedgingRunsRepeatAndHedge(seed: UInt64) {
+        // Given fling, adaptive with and without hedging
+        let scenario = SimulationScenario.builtIn(named: "fling", seed: seed, duration: .seconds(20))!
+        let simulator = Simulator(scenario: scenario)
+        var settings = AdaptiveSettings.shipped(maxConcurrentLoads: scenario.maxConcurrentLoads)
+        settings.hedgesSlowLoads = false
+        let without = simulator.run(adaptive: settings)
+        settings.hedgesSlowLoads = true
+        let with = simulator.run(adaptive: settings)
+
+        // Then hedges were sent, and the run is the same every time
+        #expect(with.requests > without.requests, "seed \(seed)")
+        #expect(simulator.run(adaptive: settings) == with, "seed \(seed)")
+    }
+}

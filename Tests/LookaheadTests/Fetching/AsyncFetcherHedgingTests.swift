@@ -1,0 +1,165 @@
+import Testing
+
+@testable import Lookahead
+
+/// Tail hedging through ``AsyncFetcher`` (``FetchHedging``): the threshold
+/// on the injected clock, the loader called twice, the first result
+/// delivered, the other attempt's task cancelled, the events.
+@Suite(.timeLimit(.minutes(1)))
+struct AsyncFetcherHedgingTests {
+    /// One call of the loader: the key and which call for it this is (1, 2, …).
+    struct Attempt: Hashable, Sendable {
+        let key: Int
+        let number: Int
+    }
+
+    typealias Fetcher = AsyncFetcher<Int, String>
+
+    /// Numbers the loader's calls per key and parks each in `gate`.
+    final class Loader: Sendable {
+        let gate = LoadGate<Attempt, String>()
+        private let calls = LockedValue<[Int: Int]>([:])
+
+        func load(_ key: Int) async throws -> String {
+            let number = calls.withLock { calls in
+                calls[key, default: 0] += 1
+                return calls[key]!
+            }
+            return try await gate.load(Attempt(key: key, number: number))
+        }
+    }
+
+    /// Records events by name, behind a lock.
+    final class Events: Sendable {
+        private let names = LockedValue<[String]>([])
+
+        func record(_ event: FetchEvent<Int>) {
+            let name: String? =
+                switch event {
+                case .hedgeStarted(let key): "hedge started \(key)"
+                case .hedgeWon(let key): "hedge won \(key)"
+                default: nil
+                }
+            if let name { names.withLock { $0.append(name) } }
+        }
+
+        var all: [String] { names.withLock { $0 } }
+    }
+
+    func makeFetcher(_ loader: Loader, clock: ManualClock, hedging: FetchHedging) -> Fetcher {
+        Fetcher(maxConcurrentFetches: 2, clock: clock, retryPolicy: .never, hedging: hedging) { key in
+            try await loader.load(key)
+        }
+    }
+
+    @Test func aSlowDisplayLoadIsHedgedAndTheFirstToLandWins() async {
+        // Given a fetcher that hedges after 200 ms, and a cell waiting for key 0
+        let loader = Loader()
+        let clock = ManualClock()
+        let fetcher = makeFetcher(loader, clock: clock, hedging: .after(.milliseconds(200)))
+        let events = Events()
+        let observation = fetcher.observe { events.record($0) }
+        let delivered = LockedValue<[String]>([])
+        fetcher.fetchAsync(0, priority: .high) { result in
+            if case .success(let value) = result { delivered.withLock { $0.append(value) } }
+        }
+        await loader.gate.waitForStarts(1)
+
+        // When 200 ms pass on the fetcher's clock
+        await clock.waitForSleepers(count: 1)
+        clock.advance(by: .milliseconds(200))
+
+        // Then the loader is called a second time for the same key
+        await loader.gate.waitForStarts(2)
+        #expect(loader.gate.started == [Attempt(key: 0, number: 1), Attempt(key: 0, number: 2)])
+        #expect(fetcher.withScheduler { $0.isHedged(0) })
+
+        // And when the second call lands first, the cell gets its value and the first call's task is cancelled
+        loader.gate.succeed(Attempt(key: 0, number: 2), with: "second")
+        await loader.gate.waitForCancellations(1)
+        await fetcher.waitUntilIdle()
+        #expect(loader.gate.cancelled == [Attempt(key: 0, number: 1)])
+        #expect(delivered.withLock { $0 } == ["second"])
+        #expect(fetcher.statistics.hedgesStarted == 1)
+        #expect(fetcher.statistics.hedgesWon == 1)
+        #expect(events.all == ["hedge started 0", "hedge won 0"])
+        observation.cancel()
+    }
+
+    @Test func aPrefetchRaisedToDisplayIsHedgedAndTheFirstAttemptMayStillWin() async {
+        // Given a prefetch of key 0 running
+        let loader = Loader()
+        let clock = ManualClock()
+        let fetcher = makeFetcher(loader, clock: clock, hedging: .after(.milliseconds(100)))
+        fetcher.fetchAsync(0)
+        await loader.gate.waitForStarts(1)
+
+        // When a cell asks for it, and 100 ms pass
+        let delivered = LockedValue<[String]>([])
+        fetcher.fetchAsync(0, priority: .high) { result in
+            if case .success(let value) = result { delivered.withLock { $0.append(value) } }
+        }
+        await clock.waitForSleepers(count: 1)
+        clock.advance(by: .milliseconds(100))
+
+        // Then a second attempt starts; the first landing first wins, and the hedge is cancelled
+        await loader.gate.waitForStarts(2)
+        loader.gate.succeed(Attempt(key: 0, number: 1), with: "first")
+        await loader.gate.waitForCancellations(1)
+        await fetcher.waitUntilIdle()
+        #expect(loader.gate.cancelled == [Attempt(key: 0, number: 2)])
+        #expect(delivered.withLock { $0 } == ["first"])
+        #expect(fetcher.statistics.hedgesWon == 0)
+    }
+
+    @Test func afterP90HedgesOnlyOnceDurationsAreObservedAndAtTheirP90() async {
+        // Given a fetcher hedging after the p90
+        let loader = Loader()
+        let clock = ManualClock()
+        let fetcher = makeFetcher(loader, clock: clock, hedging: .afterP90)
+
+        // When the first display loads take 10, 20, … ms (no hedge timer before enough of them)
+        let samples = FetchHedging.minimumSamples
+        for key in 0..<samples {
+            fetcher.fetchAsync(key, priority: .high)
+            await loader.gate.waitForStarts(key + 1)
+            clock.advance(by: .milliseconds(10 * (key + 1)))
+            loader.gate.succeed(Attempt(key: key, number: 1), with: "")
+            await fetcher.waitUntilIdle()
+        }
+        #expect(clock.sleepCount == 0, "a hedge timer was set before \(samples) durations were observed")
+
+        // Then the next display load is hedged once their p90 has passed
+        fetcher.fetchAsync(100, priority: .high)
+        await loader.gate.waitForStarts(samples + 1)
+        await clock.waitForSleepers(count: 1)
+        let p90 = Duration.milliseconds(10 * Int((0.9 * Double(samples)).rounded(.up)))
+        clock.advance(by: p90)
+        await loader.gate.waitForStarts(samples + 2)
+        #expect(loader.gate.started.last == Attempt(key: 100, number: 2))
+        loader.gate.succeed(Attempt(key: 100, number: 1), with: "")
+        await fetcher.waitUntilIdle()
+    }
+
+    @Test func withNoFreeSlotTheHedgeWaitsForOne() async {
+        // Given both slots taken by display loads past their threshold
+        let loader = Loader()
+        let clock = ManualClock()
+        let fetcher = makeFetcher(loader, clock: clock, hedging: .after(.milliseconds(100)))
+        fetcher.fetchAsync(0, priority: .high)
+        fetcher.fetchAsync(1, priority: .high)
+        await loader.gate.waitForStarts(2)
+        await clock.waitForSleepers(count: 2)
+        clock.advance(by: .milliseconds(100))
+
+        // When 1 lands, freeing a slot
+        loader.gate.succeed(Attempt(key: 1, number: 1), with: "")
+
+        // Then 0 is hedged in it
+        await loader.gate.waitForStarts(3)
+        #expect(loader.gate.started.last == Attempt(key: 0, number: 2))
+        loader.gate.succeed(Attempt(key: 0, number: 1), with: "")
+        await fetcher.waitUntilIdle()
+        #expect(fetcher.statistics.hedgesStarted == 1)
+    }
+}
