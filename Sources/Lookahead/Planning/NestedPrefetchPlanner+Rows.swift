@@ -54,13 +54,15 @@ extension NestedPrefetchPlanner {
             self.planner = planner
         }
 
-        /// Plans `frame`, unless the carousel rests where it rested (see ``NestedPrefetchPlanner``).
-        mutating func plan(_ frame: ScrollFrame, loadQueue: LoadQueueState, skipsRest: Bool) {
-            if skipsRest, NestedPrefetchPlanner.rests(frame, after: lastFrame) { return }
+        /// Plans `frame`, unless the carousel rests where it rested (see
+        /// ``NestedPrefetchPlanner``), and returns what the planner holds.
+        mutating func plan(_ frame: ScrollFrame, loadQueue: LoadQueueState, skipsRest: Bool) -> [Int] {
+            if skipsRest, NestedPrefetchPlanner.rests(frame, after: lastFrame) { return items }
             lastFrame = frame
             _ = planner.update(frame, loadQueue: loadQueue)
             items = planner.prefetched.map(\.item)
             items.sort()
+            return items
         }
     }
 

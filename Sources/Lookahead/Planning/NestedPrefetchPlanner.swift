@@ -167,12 +167,15 @@ public struct NestedPrefetchPlanner: Sendable {
         }
         lastRowsFrame = frame
         let visible = rows.visibleItems
-        visibleRows = (visible.first?.item ?? 0)..<((visible.last?.item ?? -1) + 1)
+        // Locals, and keys rather than values: reading a carousel out of the
+        // dictionary, or capturing `self` in a closure, copies what they hold.
+        let onScreen = (visible.first?.item ?? 0)..<((visible.last?.item ?? -1) + 1)
+        visibleRows = onScreen
         for scroll in scrolls where layout.rows.indices.contains(scroll.row) {
             let moved = offsets[scroll.row] != scroll.offset || scroll.velocity != 0
             offsets[scroll.row] = scroll.offset
             // A carousel on screen that the user swipes gets a planner along its axis.
-            if moved, visibleRows.contains(scroll.row), carousels[scroll.row] == nil,
+            if moved, onScreen.contains(scroll.row), !carousels.keys.contains(scroll.row),
                 let carouselLayout = layout.carouselLayout(ofRow: scroll.row)
             {
                 carousels[scroll.row] = Carousel(
@@ -180,15 +183,15 @@ public struct NestedPrefetchPlanner: Sendable {
             }
         }
         // A carousel that left the screen stops planning along its axis.
-        if carousels.keys.contains(where: { !visibleRows.contains($0) }) {
-            carousels = carousels.filter { visibleRows.contains($0.key) }
+        if carousels.keys.contains(where: { !onScreen.contains($0) }) {
+            carousels = carousels.filter { onScreen.contains($0.key) }
         }
 
         // Wanted items are never visible and never repeated: the visible rows
         // want what lies beyond their spans, the coming rows are off screen.
         nextWants.removeAll(keepingCapacity: true)
-        for row in visibleRows {
-            if carousels[row] != nil {
+        for row in onScreen {
+            if carousels.keys.contains(row) {
                 let scroll = scrolls.first { $0.row == row }
                 let carouselFrame = ScrollFrame(
                     visibleRect: Rect(
@@ -196,8 +199,8 @@ public struct NestedPrefetchPlanner: Sendable {
                         size: Size(width: layout.rows[row].height, height: layout.width)),
                     velocity: scroll?.velocity ?? 0, time: frame.time)
                 // Updated in place: a copy would copy the planner's sets every frame.
-                carousels[row]!.plan(carouselFrame, loadQueue: loadQueue, skipsRest: skipsRest)
-                nextWants.append(RowWant(row: row, items: carousels[row]!.items))
+                let items = carousels[row]!.plan(carouselFrame, loadQueue: loadQueue, skipsRest: skipsRest)
+                nextWants.append(RowWant(row: row, items: items))
             } else {
                 let span = visibleSpan(ofRow: row)
                 nextWants.append(RowWant(row: row, range: span.upperBound..<extraEnd(after: span, inRow: row)))
