@@ -48,8 +48,7 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
     private var waitingScrolls: [NestedPrefetchPlanner.CarouselScroll] = []
     /// The key each outstanding prefetch was made for.
     private(set) var prefetchedKeys: [NestedItemPath: Key] = [:]
-    private var displayRequests: [NestedItemPath: (serial: Int, request: FetchRequest)] = [:]
-    private var nextSerial = 0
+    private var displayRequests = DisplayRequestTable<NestedItemPath>()
     private var loadObservation: FetchObservation?
 
     /// Creates a coordinator.
@@ -179,38 +178,30 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
     public func requestDisplay(
         at path: NestedItemPath, completion: @escaping @MainActor @Sendable (Result<Value, any Error>) -> Void
     ) -> FetchRequest? {
-        displayRequests.removeValue(forKey: path)?.request.cancel()
+        let serial = displayRequests.replace(at: path)
         guard let key = key(path) else { return nil }
-        nextSerial += 1
-        let serial = nextSerial
         let request = fetcher.fetchOnMainActor(key, priority: planner.displayPriority(for: path)) {
             [weak self] result in
-            self?.displayRequestEnded(at: path, serial: serial)
+            self?.displayRequests.ended(at: path, serial: serial)
             completion(result)
         }
-        if request.isPending { displayRequests[path] = (serial, request) }
+        if request.isPending { displayRequests.insert(request, at: path, serial: serial) }
         return request
     }
 
     /// The cell showing `path` left the screen: its display request is withdrawn.
     public func didEndDisplayingItem(at path: NestedItemPath) {
-        displayRequests.removeValue(forKey: path)?.request.cancel()
+        displayRequests.cancel(at: path)
     }
 
     /// The display requests still waiting, by path. For tests.
-    package var pendingDisplayPaths: Set<NestedItemPath> { Set(displayRequests.keys) }
+    package var pendingDisplayPaths: Set<NestedItemPath> { displayRequests.paths }
 
     /// The keys held prefetched, by path. For tests.
     package var prefetchedKeysByPath: [NestedItemPath: Key] { prefetchedKeys }
 
-    private func displayRequestEnded(at path: NestedItemPath, serial: Int) {
-        if displayRequests[path]?.serial == serial { displayRequests[path] = nil }
-    }
-
     private func endDisplaying(row: Int) {
-        for path in displayRequests.keys where path.row == row {
-            displayRequests.removeValue(forKey: path)?.request.cancel()
-        }
+        displayRequests.cancel { $0.row == row }
     }
 
     // MARK: - Changes
@@ -221,8 +212,7 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
         cancel(planner.cancelAll().cancel)
         for key in prefetchedKeys.values { fetcher.cancelFetch(key) }
         prefetchedKeys.removeAll()
-        for (_, entry) in displayRequests { entry.request.cancel() }
-        displayRequests.removeAll()
+        displayRequests.cancelAll()
         planner = NestedPrefetchPlanner(
             layout: layout, policy: policy, carouselPolicy: carouselPolicy,
             initialPrefetchItemCount: planner.initialPrefetchItemCount)
@@ -251,9 +241,7 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
             prefetchedKeys[path] = key
             fetcher.fetchAsync(key, priority: prefetchPriority)
         }
-        for (path, entry) in displayRequests {
-            entry.request.priority = planner.displayPriority(for: path)
-        }
+        displayRequests.reprioritize { planner.displayPriority(for: $0) }
     }
 
     private func cancel(_ paths: [NestedItemPath]) {

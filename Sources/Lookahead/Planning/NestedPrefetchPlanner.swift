@@ -202,8 +202,10 @@ public struct NestedPrefetchPlanner: Sendable {
                 let items = carousels[row]!.plan(carouselFrame, loadQueue: loadQueue, skipsRest: skipsRest)
                 nextWants.append(RowWant(row: row, items: items))
             } else {
+                // Computed before the append: inside its access to `self`, a call on `self` copies the planner.
                 let span = visibleSpan(ofRow: row)
-                nextWants.append(RowWant(row: row, range: span.upperBound..<extraEnd(after: span, inRow: row)))
+                let end = extraEnd(after: span, inRow: row)
+                nextWants.append(RowWant(row: row, range: span.upperBound..<end))
             }
         }
         // Rows coming: nearest first in the direction of travel.
@@ -213,7 +215,8 @@ public struct NestedPrefetchPlanner: Sendable {
         if rows.direction == .backward { comingRows.reverse() }
         for row in comingRows {
             let span = visibleSpan(ofRow: row)
-            nextWants.append(RowWant(row: row, range: span.lowerBound..<extraEnd(after: span, inRow: row)))
+            let end = extraEnd(after: span, inRow: row)
+            nextWants.append(RowWant(row: row, range: span.lowerBound..<end))
         }
         return commitWants()
     }
