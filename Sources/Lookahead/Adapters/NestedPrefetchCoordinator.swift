@@ -48,7 +48,7 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
     private var waitingScrolls: [NestedPrefetchPlanner.CarouselScroll] = []
     /// The key each outstanding prefetch was made for.
     private(set) var prefetchedKeys: [NestedItemPath: Key] = [:]
-    private var displayRequests = DisplayRequestTable<NestedItemPath>()
+    private let displayRequests = DisplayRequestTable<NestedItemPath>()
     private var loadObservation: FetchObservation?
 
     /// Creates a coordinator.
@@ -178,15 +178,9 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
     public func requestDisplay(
         at path: NestedItemPath, completion: @escaping @MainActor @Sendable (Result<Value, any Error>) -> Void
     ) -> FetchRequest? {
-        let serial = displayRequests.replace(at: path)
-        guard let key = key(path) else { return nil }
-        let request = fetcher.fetchOnMainActor(key, priority: planner.displayPriority(for: path)) {
-            [weak self] result in
-            self?.displayRequests.ended(at: path, serial: serial)
-            completion(result)
-        }
-        if request.isPending { displayRequests.insert(request, at: path, serial: serial) }
-        return request
+        displayRequests.request(
+            at: path, key: key(path), from: fetcher, priority: planner.displayPriority(for: path),
+            completion: completion)
     }
 
     /// The cell showing `path` left the screen: its display request is withdrawn.

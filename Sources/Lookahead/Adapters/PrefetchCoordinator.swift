@@ -67,7 +67,7 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     private var needsReload = true
     /// The key each outstanding prefetch was made for.
     private(set) var prefetchedKeys: [ItemPath: Key] = [:]
-    private var displayRequests = DisplayRequestTable<ItemPath>()
+    private let displayRequests = DisplayRequestTable<ItemPath>()
     private var loadObservation: FetchObservation?
     var paging: PagingLink?
     /// What the platform glue keeps alive as long as the coordinator: a
@@ -193,18 +193,10 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
         at path: ItemPath, completion: @escaping @MainActor @Sendable (Result<Value, any Error>) -> Void
     ) -> FetchRequest? {
         paging?.accessed(path)
-        let serial = displayRequests.replace(at: path)
-        guard let key = key(path) else { return nil }
-        let request = fetcher.fetchOnMainActor(key, priority: planner.displayPriority(for: path)) {
-            [weak self] result in
-            self?.displayRequests.ended(at: path, serial: serial)
-            completion(result)
-        }
-        if request.isPending {
-            displayRequests.insert(request, at: path, serial: serial)
-        } else {
-            signposts?.cacheHit()
-        }
+        let request = displayRequests.request(
+            at: path, key: key(path), from: fetcher, priority: planner.displayPriority(for: path),
+            completion: completion)
+        if request?.isPending == false { signposts?.cacheHit() }
         return request
     }
 
