@@ -139,7 +139,7 @@ struct SimulateCommand: AsyncParsableCommand {
         let suite = SimulationSuite(
             seed: seed, scenarios: try makeValidatedScenarios(),
             strategies: strategies.isEmpty ? SimulationStrategy.allCases : strategies)
-        let progress = ProgressBar(total: suite.scenarios.count * suite.strategies.count)
+        let progress = ProgressBar(total: suite.runCount)
         var engineTimes: [String: Duration] = [:]
         let (report, timelines) = suite.run(keepingTimelines: output.htmlReport != nil) { step in
             engineTimes["\(step.scenario)/\(step.strategy.rawValue)"] = step.timing.engineTimePerFrame
@@ -178,7 +178,7 @@ struct SimulateCommand: AsyncParsableCommand {
             let replay = RealReplay(scenario: scenario, server: serverURL, logger: logger)
             let seconds = scenario.trace.duration / .seconds(1)
             var results: [StrategyResult] = []
-            for strategy in chosen {
+            for strategy in chosen where strategy.runs(on: scenario.layout) {
                 let label = "\(scenario.name) / \(strategy.rawValue), real time"
                 progress.update(completed: done * 100, label: "\(label) 0/\(Int(seconds.rounded())) s")
                 let outcome: RealReplayResult

@@ -52,7 +52,7 @@ struct TuneCommand: ParsableCommand {
 
     @Option(
         help:
-            "The waste budget: completed loads never seen per completed load, 0...1 (default: the best baseline's)."
+            "The waste budget: completed loads never seen per completed load, 0...1 (default: the best baseline's, plus two standard errors)."
     )
     var maxWaste: Double?
 

@@ -86,7 +86,9 @@ public struct CarouselFeedLayout: Sendable {
         case .carousel(_, let itemWidth, let itemCount, let spacing):
             let stride = itemWidth + spacing
             let clamped = min(max(offset, 0), maxOffset(ofRow: row))
-            let first = min(itemCount, Int((clamped / stride).rounded(.down)))
+            // Item i spans [i · stride, i · stride + itemWidth): one whose right
+            // edge is in the spacing before the viewport's left edge is not shown.
+            let first = min(itemCount, Int(((clamped - itemWidth) / stride).rounded(.down)) + 1)
             let end = min(itemCount, Int(((clamped + width) / stride).rounded(.up)))
             return first..<max(first, end)
         }

@@ -12,7 +12,8 @@ import Lookahead
 /// time-indexed relaxation: each item at its α-point, the frame by which the
 /// relaxation's fractional solution has shown a share α of it (items it
 /// shows less than α are left out), for several α; and earliest deadline
-/// first. Each is then improved by first-improvement local search on
+/// first; each also with the link's idle time filled
+/// (``OracleTimeline/filled(_:lookahead:)``). The best are then improved by first-improvement local search on
 /// ``OracleTimeline``: drop an item (what it costs the link is worth more to
 /// the items behind it), insert a left-out item where its deadline falls,
 /// move an item up to 32 places earlier. No such schedule is provably optimal; the simulator
@@ -51,10 +52,13 @@ struct OracleSearch {
             starts.append(timeline.released(deadlineOrder, minimumShown: minimumShown))
             starts.append(timeline.released(starts[1], minimumShown: minimumShown))
         }
+        // Each also with the link's idle time filled by items loaded early.
+        starts += starts.map { timeline.filled($0, lookahead: Self.fillLookahead) }
+        let filledDeadlineOrder = timeline.filled(deadlineOrder, lookahead: Self.fillLookahead)
         // Earliest deadline first is improved whatever its prediction: from all
         // the items, the drops find better local optima than from a threshold's.
         let ranked =
-            [(order: deadlineOrder, shown: predictedShown(deadlineOrder))]
+            [(order: filledDeadlineOrder, shown: predictedShown(filledDeadlineOrder))]
             + starts.dropFirst().map { (order: $0, shown: predictedShown($0)) }.sorted { $0.shown > $1.shown }
         var results: [(order: [Int], shown: Int)] = []
         for (index, start) in ranked.enumerated() {
@@ -64,7 +68,10 @@ struct OracleSearch {
             let left = budget
             budget = left / (improving - index)
             let share = budget
-            let improved = improve(start.order)
+            var improved = improve(start.order)
+            // The moves may open idle time on the link again: fill it, improve once more.
+            let refilled = timeline.filled(improved, lookahead: Self.fillLookahead)
+            if predictedShown(refilled) > predictedShown(improved) { improved = improve(refilled) }
             budget = left - (share - budget)
             results.append((improved, predictedShown(improved)))
         }
@@ -72,6 +79,10 @@ struct OracleSearch {
         var seen = Set<[Int]>()
         return results.map(\.order).filter { seen.insert($0).inserted }
     }
+
+    /// How far ahead ``OracleTimeline/filled(_:lookahead:)`` looks for an
+    /// item to fill the link's idle time with.
+    static let fillLookahead = 32
 
     /// The cell-frames the model predicts `order` shows.
     func predictedShown(_ order: [Int]) -> Int {

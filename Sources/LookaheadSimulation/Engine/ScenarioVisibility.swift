@@ -4,8 +4,9 @@ import Lookahead
 /// that the oracle's plans and the lower bound read the future from.
 ///
 /// It walks the frames exactly as ``Simulator`` shows them (the same frame
-/// times, the same clamped offsets, the same layout queries), so "visible in
-/// frame f" means the same thing here as in the blank cell-frame count.
+/// times and the same ``FrameVisibility``, carousels' horizontal offsets
+/// included), so "visible in frame f" means the same thing here as in the
+/// blank cell-frame count.
 struct ScenarioVisibility {
     /// The time between frames.
     let frameDuration: Duration
@@ -22,18 +23,14 @@ struct ScenarioVisibility {
     ///
     /// - Complexity: O(F · (log n + k)) for F frames over n items, k visible per frame.
     init(scenario: SimulationScenario) {
-        let layout = scenario.makeLayout()
+        let visibility = FrameVisibility(scenario: scenario)
         frameDuration = .seconds(1) / scenario.frameRate
         frameCount = Int((scenario.trace.duration / frameDuration).rounded(.down)) + 1
-        let maxOffset = max(0, layout.contentSize.height - scenario.viewport.height)
         var frames: [Int: [Int]] = [:]
         var order: [Int] = []
         var visible = 0
         for frame in 0..<frameCount {
-            let offset = min(max(scenario.trace.offset(at: frameDuration * frame), 0), maxOffset)
-            let rect = Rect(origin: Point(x: 0, y: offset), size: scenario.viewport)
-            for path in layout.itemPaths(in: rect) {
-                let item = layout.flatIndex(of: path)
+            for item in visibility.frame(at: frameDuration * frame).items {
                 if frames[item] == nil { order.append(item) }
                 frames[item, default: []].append(frame)
                 visible += 1

@@ -2,7 +2,7 @@ import Lookahead
 
 extension SimulationScenario {
     /// The names of the built-in scenarios, in the order they run.
-    public static let builtInNames = ["feed", "photos", "fling", "jump", "slow-network"]
+    public static let builtInNames = ["feed", "photos", "fling", "jump", "slow-network", "carousels"]
 
     /// A built-in scenario, or `nil` for an unknown name.
     ///
@@ -14,6 +14,11 @@ extension SimulationScenario {
     /// - `fling`: the feed's table under long flings of 6,000–10,000 pt/s with reversals.
     /// - `jump`: the feed's table, read, then jumped to the top and back deep.
     /// - `slow-network`: the feed on a 3G-like link (600 ms / 3 s, 400 kbit/s).
+    /// - `carousels`: a feed of 1,000 rows, a fifth plain cells of 60–180 pt,
+    ///   the others carousels of 100–300 pt with 20–100 items each (0.6–1.2
+    ///   times as wide as the row is high, 8 pt apart), the feed's network,
+    ///   a minute of skimming with horizontal swipes into some rows
+    ///   (``CarouselTraceGenerator``).
     public static func builtIn(named name: String, seed: UInt64, duration: Duration? = nil) -> SimulationScenario? {
         let viewport = Size(width: 390, height: 844)
         func feedRows() -> [Double] {
@@ -47,8 +52,29 @@ extension SimulationScenario {
             return SimulationScenario(
                 name: name, layout: layout, viewport: viewport, network: .photos(seed: seed), maxConcurrentLoads: 6,
                 trace: trace(.photos, .seconds(60), contentHeight: probe.contentSize.height))
+        case "carousels":
+            let rows = carouselRows(seed: seed)
+            let feed = CarouselFeedLayout(width: viewport.width, rows: rows)
+            let trace = CarouselTraceGenerator(
+                seed: seed, style: .skimming, duration: duration ?? .seconds(60), feed: feed,
+                viewportHeight: viewport.height
+            ).makeTrace()
+            return SimulationScenario(
+                name: name, layout: .carousels(rows: rows), viewport: viewport, network: .feed(seed: seed),
+                maxConcurrentLoads: 6, trace: trace)
         default:
             return nil
+        }
+    }
+
+    /// The `carousels` scenario's rows, drawn from `seed`.
+    static func carouselRows(seed: UInt64) -> [CarouselFeedLayout.Row] {
+        var random = TraceRandom(seed: seed ^ 0xCA20_05E1)
+        return (0..<1_000).map { _ in
+            if random.chance(0.2) { return .cell(height: 60 + Double(random.next() % 121)) }
+            let height = 100 + Double(random.next() % 201)
+            let itemWidth = (height * random.uniform(0.6...1.2)).rounded()
+            return .carousel(height: height, itemWidth: itemWidth, itemCount: 20 + Int(random.next() % 81), spacing: 8)
         }
     }
 }

@@ -28,7 +28,7 @@ extension SimulationScenario {
     ///
     /// - Throws: ``SimulationConfigurationError`` naming the first setting
     ///   out of range, its value and the accepted range.
-    /// - Complexity: O(rows) for a list layout, O(1) otherwise.
+    /// - Complexity: O(rows) for a list or carousel layout, O(1) otherwise.
     public func validate() throws(SimulationConfigurationError) {
         func fail(_ message: String) -> SimulationConfigurationError {
             SimulationConfigurationError("scenario \(name): \(message)")
@@ -80,6 +80,40 @@ extension SimulationScenario {
             }
             if !(aspectRatio.isFinite && aspectRatio > 0) {
                 return ("grid aspect ratio must be finite and positive, got \(aspectRatio)")
+            }
+        case .carousels(let rows):
+            return carouselsProblem(rows)
+        }
+        return nil
+    }
+
+    /// What is out of range in a carousel feed's rows, if anything: what
+    /// ``CarouselFeedLayout`` would trap on, and more items than accepted.
+    private func carouselsProblem(_ rows: [CarouselFeedLayout.Row]) -> String? {
+        if rows.count > Self.maximumItemCount {
+            return "a feed of \(rows.count) rows is more than the \(Self.maximumItemCount) accepted"
+        }
+        var items = 0
+        for (index, row) in rows.enumerated() {
+            if !(row.height.isFinite && row.height >= 0) {
+                return "row \(index)'s height must be finite and not negative, got \(row.height)"
+            }
+            guard case .carousel(_, let itemWidth, let itemCount, let spacing) = row else {
+                items += 1
+                continue
+            }
+            if !(itemWidth.isFinite && itemWidth > 0) {
+                return "row \(index)'s carousel item width must be finite and positive, got \(itemWidth)"
+            }
+            if !(spacing.isFinite && spacing >= 0) {
+                return "row \(index)'s carousel spacing must be finite and not negative, got \(spacing)"
+            }
+            if !(0...Self.maximumItemCount).contains(itemCount) {
+                return "row \(index)'s carousel item count must be in 0...\(Self.maximumItemCount), got \(itemCount)"
+            }
+            items += itemCount
+            if items > Self.maximumItemCount {
+                return "the feed's rows hold more than the \(Self.maximumItemCount) items accepted (at row \(index))"
             }
         }
         return nil

@@ -9,6 +9,10 @@ public struct SimulationScenario: Sendable {
         case list(rowHeights: [Double])
         /// A grid of one section.
         case grid(columns: Int, itemCount: Int, spacing: Double, aspectRatio: Double)
+        /// A vertical feed whose rows may be horizontal carousels
+        /// (``CarouselFeedLayout``), the viewport's width wide; each row's
+        /// horizontal offset comes from the trace (``ScrollTrace/rowOffset(ofRow:at:)``).
+        case carousels(rows: [CarouselFeedLayout.Row])
     }
 
     public var name: String
@@ -37,9 +41,12 @@ public struct SimulationScenario: Sendable {
         self.trace = trace
     }
 
-    /// The layout, built for the viewport's width.
+    /// The layout, built for the viewport's width (a carousel feed as a
+    /// ``CarouselFeedCollection``: one flat index per item of every row).
     public func makeLayout() -> any CollectionLayout {
         switch layout {
+        case .carousels:
+            makeCarouselFeed()!
         case .list(let heights):
             ListLayout(width: viewport.width, rowHeights: heights)
         case .grid(let columns, let itemCount, let spacing, let aspectRatio):
@@ -47,5 +54,14 @@ public struct SimulationScenario: Sendable {
                 width: viewport.width, columns: columns, itemCount: itemCount, spacing: spacing,
                 aspectRatio: aspectRatio)
         }
+    }
+
+    /// The carousel feed, built for the viewport's width, or `nil` when the
+    /// layout is not ``Layout/carousels(rows:)``.
+    ///
+    /// - Complexity: O(rows).
+    public func makeCarouselFeed() -> CarouselFeedCollection? {
+        guard case .carousels(let rows) = layout else { return nil }
+        return CarouselFeedCollection(feed: CarouselFeedLayout(width: viewport.width, rows: rows))
     }
 }

@@ -62,6 +62,16 @@ public enum SimulationStrategy: String, CaseIterable, Sendable, Codable {
         }
     }
 
+    /// Whether the strategy runs on `layout`. On a feed of carousels
+    /// (``SimulationScenario/Layout/carousels(rows:)``) pages of a flat index
+    /// mean nothing and the SwiftUI window watches one axis, so `batch`,
+    /// `paged`, `paged-fixed` and `swiftui` sit it out; the others plan with
+    /// a nested planner there (see `StrategyDriver+Carousels.swift`).
+    public func runs(on layout: SimulationScenario.Layout) -> Bool {
+        guard case .carousels = layout else { return true }
+        return !loadsPages && self != .swiftui
+    }
+
     /// Whether the strategy's prefetches go through a `Prefetcher` (Nuke's
     /// `ImagePrefetcher`): at most 2 at a time, at `.low` priority.
     public var prefetchesThroughPrefetcher: Bool { self == .nuke || self == .swiftui }

@@ -17,6 +17,12 @@ public struct SimulationSuite: Sendable {
         for scenario in scenarios { try scenario.validate() }
     }
 
+    /// The runs ``run(progress:)`` makes: each scenario with the strategies
+    /// that run on it (``SimulationStrategy/runs(on:)``).
+    public var runCount: Int {
+        scenarios.reduce(0) { count, scenario in count + strategies.count { $0.runs(on: scenario.layout) } }
+    }
+
     /// One finished run, for progress reports.
     public struct Progress: Sendable {
         public var completed: Int
@@ -37,13 +43,13 @@ public struct SimulationSuite: Sendable {
     ) -> (report: SimulationReport, timelines: [ReplayTimeline]) {
         var report = SimulationReport(seed: seed)
         var timelines: [ReplayTimeline] = []
-        let total = scenarios.count * strategies.count
+        let total = runCount
         var completed = 0
         for scenario in scenarios {
             let simulator = Simulator(scenario: scenario)
             var results: [StrategyResult] = []
             var readyTimes: [[Int: Duration]] = []
-            for strategy in strategies {
+            for strategy in strategies where strategy.runs(on: scenario.layout) {
                 let (result, timing, ready) = simulator.runRecorded(strategy)
                 results.append(result)
                 if keepingTimelines { readyTimes.append(ready) }

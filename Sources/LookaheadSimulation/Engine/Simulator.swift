@@ -63,7 +63,7 @@ public struct Simulator: Sendable {
         var scenario = scenario
         scenario.maxConcurrentLoads = settings.maxConcurrentLoads
         var run = SimulationRun(scenario: scenario, strategy: .adaptive)
-        run.driver.planner = PrefetchPlanner(layout: run.driver.layout, policy: settings.makePolicy())
+        run.driver.useAdaptivePolicy(settings.makePolicy())
         let (result, _, readyTimes) = Self.drive(&run)
         return (result, readyTimes)
     }

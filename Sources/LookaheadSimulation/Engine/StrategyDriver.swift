@@ -12,7 +12,11 @@ public import Lookahead
 /// the windows (`system`, `nuke`, `texture`, `adaptive`), a
 /// ``PrefetchWindowStateMachine`` with its own debounce and rest check for
 /// `swiftui`, a ``PagingStateMachine`` for `paged` and `paged-fixed`
-/// (retries included, as the runtime ``Pager`` performs them). The driver
+/// (retries included, as the runtime ``Pager`` performs them); on a feed of
+/// carousels a ``NestedPrefetchPlanner`` (or UIKit's per-collection windows,
+/// ``PerCollectionPrefetchPlanner``) fed each carousel's horizontal offset
+/// (`StrategyDriver+Carousels.swift`). What a frame shows is
+/// ``FrameVisibility``'s, as for the oracle and the lower bound. The driver
 /// performs them on its ``StrategyLoader`` and keeps the one
 /// ``RunMetrics``. It reads no clock: every call says what time it is.
 ///
@@ -27,7 +31,8 @@ package struct StrategyDriver<Loader: StrategyLoader> {
     package let itemCount: Int
     package let frameDuration: Duration
     package let frameCount: Int
-    let maxOffset: Double
+    /// What each frame shows.
+    let visibility: FrameVisibility
     /// Whether visible cells ask for their data (all but the page strategies
     /// and some of the oracle's plans).
     let issuesDisplayRequests: Bool
@@ -36,6 +41,8 @@ package struct StrategyDriver<Loader: StrategyLoader> {
     package private(set) var metrics: RunMetrics
 
     var planner: PrefetchPlanner?
+    /// On a feed of carousels, the planner of the strategies that plan ahead.
+    var nested: NestedPlanning?
     /// `swiftui`: the ``ScrollViewPrefetcher``'s machine.
     var window: PrefetchWindowStateMachine?
     var pager: PagingStateMachine<ListItem>?
@@ -64,17 +71,21 @@ package struct StrategyDriver<Loader: StrategyLoader> {
         self.scenario = scenario
         self.strategy = strategy
         self.issuesDisplayRequests = issuesDisplayRequests ?? (!strategy.loadsPages && strategy != .oracle)
-        layout = scenario.makeLayout()
+        visibility = FrameVisibility(scenario: scenario)
+        layout = visibility.layout
         itemCount = layout.totalItemCount
         frameDuration = .seconds(1) / scenario.frameRate
         frameCount = Int((scenario.trace.duration / frameDuration).rounded(.down)) + 1
-        maxOffset = max(0, layout.contentSize.height - scenario.viewport.height)
         let network = scenario.network
         let keys = LoadKeys(strategy: strategy, itemCount: itemCount)
         loader = makeLoader(keys)
         metrics = RunMetrics(
             keys: keys, duration: scenario.trace.duration, itemBytes: { network.payloadBytes(forItem: $0) })
-        planner = strategy.prefetchPolicy.map { PrefetchPlanner(layout: layout, policy: $0) }
+        if let feed = visibility.feed {
+            nested = NestedPlanning(strategy: strategy, feed: feed.feed)
+        } else {
+            planner = strategy.prefetchPolicy.map { PrefetchPlanner(layout: layout, policy: $0) }
+        }
         switch strategy {
         case .swiftui:
             window = PrefetchWindowStateMachine(itemCount: itemCount, sizing: .adaptive())
@@ -125,10 +136,9 @@ package struct StrategyDriver<Loader: StrategyLoader> {
     /// Shows frame `frame` at `time`: counts it, asks for visible cells'
     /// data, and lets the strategy plan ahead.
     package mutating func showFrame(_ frame: Int, at time: Duration) {
-        let offset = min(max(scenario.trace.offset(at: time), 0), maxOffset)
-        let rect = Rect(origin: Point(x: 0, y: offset), size: scenario.viewport)
-        let visiblePaths = layout.itemPaths(in: rect)
-        let visible = visiblePaths.map { layout.flatIndex(of: $0) }
+        let shown = visibility.frame(at: time)
+        let (rect, visiblePaths, visible) = (shown.rect, shown.paths, shown.items)
+        let offset = rect.minY
         // Points per second, from the offset one frame before.
         let velocity = previousOffset.map { (offset - $0) / (frameDuration / .seconds(1)) } ?? 0
         previousOffset = offset
@@ -153,7 +163,7 @@ package struct StrategyDriver<Loader: StrategyLoader> {
             // A cell asks at the priority the policy advises (`.high` but in
             // an adaptive fling), and asks again, higher, when that changes.
             for (item, path) in zip(visible, visiblePaths) where !metrics.ready[item] {
-                let priority = planner?.displayPriority(for: path) ?? .high
+                let priority = displayPriority(for: path)
                 if let current = displayPriorities[item] {
                     guard current < priority else { continue }
                 } else if wasVisible.contains(item) {
@@ -163,8 +173,19 @@ package struct StrategyDriver<Loader: StrategyLoader> {
                 displayPriorities[item] = priority
             }
         }
-        planAhead(at: time, rect: rect, velocity: velocity, visible: visible, wasVisible: wasVisible)
+        if nested != nil {
+            planCarousels(at: time, frame: shown, velocity: velocity)
+        } else {
+            planAhead(at: time, rect: rect, velocity: velocity, visible: visible, wasVisible: wasVisible)
+        }
         previousVisible = visible
+    }
+
+    /// The priority a visible cell showing `path` asks at: what the policy
+    /// advises (`.high` but in an adaptive fling), `.high` without one.
+    func displayPriority(for path: ItemPath) -> FetchPriority {
+        if let nested { return nested.displayPriority(for: NestedItemPath(row: path.section, item: path.item)) }
+        return planner?.displayPriority(for: path) ?? .high
     }
 
     mutating func planAhead(at time: Duration, rect: Rect, velocity: Double, visible: [Int], wasVisible: Set<Int>) {
@@ -207,22 +228,27 @@ package struct StrategyDriver<Loader: StrategyLoader> {
             let update = planner.update(
                 ScrollFrame(visibleRect: rect, velocity: velocity, time: time), loadQueue: loader.loadQueue)
             self.planner = planner
-            for path in update.cancel {
-                let item = layout.flatIndex(of: path)
-                if strategy.prefetchesThroughPrefetcher {
-                    loader.stopPrefetching(item)
-                } else {
-                    loader.cancelPrefetch(item)
-                }
+            performPrefetches(
+                prefetch: update.prefetch.map { layout.flatIndex(of: $0) },
+                cancel: update.cancel.map { layout.flatIndex(of: $0) })
+        }
+    }
+
+    /// Cancels, then asks for, what a planner decided: through the
+    /// strategy's `Prefetcher` if it has one, at `.normal` otherwise.
+    mutating func performPrefetches(prefetch: [Int], cancel: [Int]) {
+        for item in cancel {
+            if strategy.prefetchesThroughPrefetcher {
+                loader.stopPrefetching(item)
+            } else {
+                loader.cancelPrefetch(item)
             }
-            for path in update.prefetch {
-                let item = layout.flatIndex(of: path)
-                guard !isReady(item) else { continue }
-                if strategy.prefetchesThroughPrefetcher {
-                    loader.startPrefetching(item)
-                } else {
-                    loader.prefetch(item)
-                }
+        }
+        for item in prefetch where !isReady(item) {
+            if strategy.prefetchesThroughPrefetcher {
+                loader.startPrefetching(item)
+            } else {
+                loader.prefetch(item)
             }
         }
     }
@@ -261,6 +287,7 @@ package struct StrategyDriver<Loader: StrategyLoader> {
     /// statistics (or the pager's stopwatch) tell the strategy.
     package mutating func loadFinished(key: Int, duration: Duration) {
         planner?.observeLoadDuration(duration)
+        nested?.observeLoadDuration(duration)
         window?.observeLoadDuration(duration)
         if pager != nil { pageLatency.record(duration) }
     }

@@ -34,6 +34,13 @@ public struct ReplayTimeline: Sendable, Codable, Hashable {
     public var visibleRuns: [[[Int]]]
     /// The strategies, in the order of the results.
     public var strands: [Strand]
+    /// In a carousel feed, for each item, the index in ``rowOffsets`` of its
+    /// row if the trace swipes that row, else -1; `nil` elsewhere.
+    public var itemRows: [Int]?
+    /// In a carousel feed, for each swiped row, its horizontal offset as
+    /// `[frame, offset]` pairs at the frames where it changes (ascending,
+    /// from 0 at frame 0); the page shifts the row's items by it. `nil` elsewhere.
+    public var rowOffsets: [[[Double]]]?
 
     /// The timeline of `scenario`, with each strategy's ready times.
     ///
@@ -48,18 +55,29 @@ public struct ReplayTimeline: Sendable, Codable, Hashable {
         strategies: [(name: String, readyTimes: [Int: Duration], blankCellFrames: Int)]
     ) {
         let visibility = ScenarioVisibility(scenario: scenario)
-        let layout = scenario.makeLayout()
+        let frames = FrameVisibility(scenario: scenario)
+        let layout = frames.layout
         let shown = visibility.itemsByFirstAppearance
-        let maxOffset = max(0, layout.contentSize.height - scenario.viewport.height)
         self.scenario = scenario.name
         frameMilliseconds = (visibility.frameDuration / .milliseconds(1))
         viewport = [scenario.viewport.width, scenario.viewport.height]
         offsets = (0..<visibility.frameCount).map { frame in
-            min(max(scenario.trace.offset(at: visibility.time(ofFrame: frame)), 0), maxOffset)
+            frames.frame(at: visibility.time(ofFrame: frame)).rect.origin.y
         }
         items = shown.map { item in
             let frame = layout.frame(at: layout.itemPath(atFlatIndex: item))
             return [frame.origin.x, frame.origin.y, frame.size.width, frame.size.height]
+        }
+        if frames.feed != nil {
+            let swiped = scenario.trace.scrolledRows
+            let index = Dictionary(uniqueKeysWithValues: swiped.enumerated().map { ($1, $0) })
+            itemRows = shown.map { index[layout.itemPath(atFlatIndex: $0).section] ?? -1 }
+            rowOffsets = swiped.map { row in
+                Self.changes(
+                    of: (0..<visibility.frameCount).map {
+                        frames.rowOffset(ofRow: row, at: visibility.time(ofFrame: $0))
+                    })
+            }
         }
         visibleRuns = shown.map { Self.runs(of: visibility.frames[$0] ?? []) }
         strands = strategies.map { strategy in
@@ -82,6 +100,15 @@ public struct ReplayTimeline: Sendable, Codable, Hashable {
         while frame > 0, visibility.time(ofFrame: frame - 1) >= time { frame -= 1 }
         while visibility.time(ofFrame: frame) < time { frame += 1 }
         return frame
+    }
+
+    /// A per-frame series as `[frame, value]` pairs where it changes, from `[0, 0]`.
+    static func changes(of values: [Double]) -> [[Double]] {
+        var changes: [[Double]] = [[0, 0]]
+        for (frame, value) in values.enumerated() where value != changes[changes.count - 1][1] {
+            changes.append([Double(frame), value])
+        }
+        return changes
     }
 
     /// Ascending frames as runs of consecutive frames, `[first, last]` each.

@@ -105,13 +105,26 @@ extension SimulationHTMLReport {
           frame = startAtEnd ? lastFrame : Math.min(lastFrame, Math.max(0, Math.round((startSeconds || 0) * 1000 / t.frameMilliseconds)));
           draw();
         }
+        // A swiped carousel's items move left by the row's offset at this frame.
+        function rowShift(t, item) {
+          const row = t.itemRows ? t.itemRows[item] : -1;
+          if (row < 0) return 0;
+          const changes = t.rowOffsets[row];
+          let low = 0, high = changes.length - 1, shift = 0;
+          while (low <= high) {
+            const middle = (low + high) >> 1;
+            if (changes[middle][0] <= frame) { shift = changes[middle][1]; low = middle + 1; } else { high = middle - 1; }
+          }
+          return shift;
+        }
         function drawSide(canvas, strand, t) {
           const context = canvas.getContext("2d");
           const scale = canvas.height / t.viewport[1];
           const offset = t.offsets[frame];
           context.clearRect(0, 0, canvas.width, canvas.height);
           for (const item of t.visibleAt[frame]) {
-            const [x, y, w, h] = t.items[item];
+            const [x0, y, w, h] = t.items[item];
+            const x = x0 - rowShift(t, item);
             const ready = strand.readyFrames[item];
             const shown = ready >= 0 && ready <= frame;
             context.fillStyle = shown ? "hsl(" + (item * 47 % 360) + ", 55%, 72%)" : "#ffffff";

@@ -4,8 +4,14 @@
     import Foundation
 #endif
 
-/// CSV scroll traces: one `time_ms,offset` sample per line.
+/// CSV scroll traces: one `time_ms,offset` sample per line, or
+/// `time_ms,offset,row,row_offset` for a feed of carousels.
 ///
+/// - The two optional columns give the row whose carousel the finger is on
+///   and that carousel's horizontal content offset in points (see
+///   ``ScrollTrace``): `row` a whole number from 0 to 10,000,000, `row_offset`
+///   a finite decimal. Both are empty (`120,300,,`) or both are set; two- and
+///   four-field lines may be mixed, so a trace without them reads as before.
 /// - Times are milliseconds from the start, decimal, possibly fractional,
 ///   never negative and never going back in time (equal times are allowed).
 /// - Offsets are content offsets in points, decimal, finite (negative ones,
@@ -13,7 +19,8 @@
 /// - An optional header may precede the samples (after blank and comment
 ///   lines only): two comma-separated column names, each starting with a
 ///   letter, such as `time_ms,offset` (what `csv()` writes) or
-///   `Time (ms), Offset`. Blank lines and lines starting with `#` are
+///   `Time (ms), Offset`, or four for the carousel columns
+///   (`time_ms,offset,row,row_offset`). Blank lines and lines starting with `#` are
 ///   ignored; `# key=value` lines (such as `# viewport=390x844`) are kept
 ///   free for metadata a later version will read. Spaces and tabs around
 ///   lines and fields are allowed; `\n`, `\r\n` and `\r` all end a line;
@@ -29,6 +36,12 @@
 extension ScrollTrace {
     /// The header line a CSV trace may start with, and `csv()` writes.
     public static let csvHeader = "time_ms,offset"
+
+    /// The header `csv()` writes for a trace with carousel offsets.
+    public static let carouselCSVHeader = "time_ms,offset,row,row_offset"
+
+    /// The largest row number a trace may name: as many rows as a layout may have items.
+    public static let maximumRow = 10_000_000
 
     /// The longest trace, in milliseconds: 24 hours, as
     /// ``SimulationScenario/maximumDuration``. A run's memory and time grow
@@ -57,10 +70,13 @@ extension ScrollTrace {
             if line.isEmpty || line.hasPrefix("#") { continue }
             let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(Self.trimmed)
             defer { mayHaveHeader = false }
-            if mayHaveHeader && fields.count == 2 && fields.allSatisfy(Self.isColumnName) { continue }
-            guard fields.count == 2 else {
+            if mayHaveHeader && (fields.count == 2 || fields.count == 4) && fields.allSatisfy(Self.isColumnName) {
+                continue
+            }
+            guard fields.count == 2 || fields.count == 4 else {
                 throw TraceParseError(
-                    line: lineNumber, reason: "expected two comma-separated numbers, got '\(line)'")
+                    line: lineNumber,
+                    reason: "expected two comma-separated numbers, got '\(line)'")
             }
             let time = try Self.time(fields[0], line: lineNumber)
             let offset = try Self.number(fields[1], named: "offset", line: lineNumber)
@@ -69,7 +85,8 @@ extension ScrollTrace {
                     line: lineNumber,
                     reason: "time \(fields[0]) ms goes back before \(Self.milliseconds(previous.time)) ms")
             }
-            samples.append(Sample(time: time, offset: offset))
+            let carousel = fields.count == 4 ? try Self.carousel(fields[2], fields[3], line: lineNumber) : nil
+            samples.append(Sample(time: time, offset: offset, row: carousel?.row, rowOffset: carousel?.offset))
         }
         // A final line break ends the last line rather than starting an empty one, and an empty
         // text has no lines at all.
@@ -98,7 +115,9 @@ extension ScrollTrace {
         return String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
     }
 
-    /// The trace as CSV: the header, then one `time_ms,offset` line per sample.
+    /// The trace as CSV: the header, then one `time_ms,offset` line per
+    /// sample — `time_ms,offset,row,row_offset` when some sample gives a
+    /// carousel's offset (the last two empty on the others).
     ///
     /// Times are written exactly (to the attosecond, trailing zeros dropped)
     /// and offsets in the shortest form that reads back as the same `Double`,
@@ -106,9 +125,18 @@ extension ScrollTrace {
     ///
     /// - Complexity: O(samples).
     public func csv() -> String {
-        var text = Self.csvHeader + "\n"
+        let withRows = hasRowOffsets
+        var text = (withRows ? Self.carouselCSVHeader : Self.csvHeader) + "\n"
         for sample in samples {
-            text += "\(Self.milliseconds(sample.time)),\(sample.offset)\n"
+            text += "\(Self.milliseconds(sample.time)),\(sample.offset)"
+            if withRows {
+                if let row = sample.row, let rowOffset = sample.rowOffset {
+                    text += ",\(row),\(rowOffset)"
+                } else {
+                    text += ",,"
+                }
+            }
+            text += "\n"
         }
         return text
     }
@@ -124,6 +152,24 @@ extension ScrollTrace {
                 line: line, reason: "time \(field) ms is beyond 24 h (86400000 ms), the longest trace accepted")
         }
         return exactMilliseconds(field) ?? .milliseconds(value)
+    }
+
+    /// The `row,row_offset` fields: both empty (no carousel) or a row in
+    /// `0...maximumRow` and a finite offset.
+    private static func carousel(
+        _ rowField: Substring, _ offsetField: Substring, line: Int
+    ) throws(TraceParseError) -> (row: Int, offset: Double)? {
+        if rowField.isEmpty && offsetField.isEmpty { return nil }
+        guard !rowField.isEmpty, !offsetField.isEmpty else {
+            throw TraceParseError(line: line, reason: "row and row_offset go together: both empty or both set")
+        }
+        guard rowField.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+            rowField.count <= 8, let row = Int(rowField), row <= maximumRow
+        else {
+            throw TraceParseError(
+                line: line, reason: "expected a row number in 0...\(maximumRow), got '\(rowField)'")
+        }
+        return (row, try number(offsetField, named: "row_offset", line: line))
     }
 
     /// A decimal field as a finite `Double`.

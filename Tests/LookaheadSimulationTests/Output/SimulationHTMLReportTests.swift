@@ -21,7 +21,7 @@ struct SimulationHTMLReportTests {
 
     @Test(
         "counting blank frames from the timeline gives the simulator's count, for every strategy",
-        arguments: ["photos", "fling"])
+        arguments: ["photos", "fling", "carousels"])
     func timelineCountsMatchTheSimulator(name: String) throws {
         let seed: UInt64 = 5
         let scenario = try #require(SimulationScenario.builtIn(named: name, seed: seed, duration: .seconds(8)))
@@ -35,6 +35,37 @@ struct SimulationHTMLReportTests {
         }
         // A run keeping no timelines gives the same report.
         #expect(suite.run() == report)
+    }
+
+    @Test("a swiped carousel's items are drawn where its row's offset puts them: on screen whenever visible")
+    func carouselItemsFollowTheirRow() throws {
+        let seed: UInt64 = 2
+        let scenario = try #require(SimulationScenario.builtIn(named: "carousels", seed: seed, duration: .seconds(15)))
+        let timeline = ReplayTimeline(scenario: scenario, strategies: [])
+        let itemRows = try #require(timeline.itemRows, "seed \(seed)")
+        let rowOffsets = try #require(timeline.rowOffsets, "seed \(seed)")
+        // What the page's rowShift does: the row's last change at or before the frame.
+        func shift(_ item: Int, _ frame: Int) -> Double {
+            guard itemRows[item] >= 0 else { return 0 }
+            return rowOffsets[itemRows[item]].last { Int($0[0]) <= frame }![1]
+        }
+        var shifted = 0
+        for (item, runs) in timeline.visibleRuns.enumerated() {
+            for run in runs {
+                for frame in run[0]...run[1] {
+                    let left = timeline.items[item][0] - shift(item, frame)
+                    let right = left + timeline.items[item][2]
+                    #expect(
+                        right > 0 && left < timeline.viewport[0],
+                        "item \(item) frame \(frame) at \(left)...\(right), seed \(seed)")
+                    if shift(item, frame) > 0 { shifted += 1 }
+                }
+            }
+        }
+        #expect(shifted > 0, "no swiped row was visible, seed \(seed)")
+        // Elsewhere nothing shifts.
+        let feed = try #require(SimulationScenario.builtIn(named: "feed", seed: seed, duration: .seconds(2)))
+        #expect(ReplayTimeline(scenario: feed, strategies: []).itemRows == nil)
     }
 
     @Test("data landing exactly at a frame's time is there for that frame, later data from the next frame")

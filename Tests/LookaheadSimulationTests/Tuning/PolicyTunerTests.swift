@@ -107,6 +107,28 @@ struct PolicyTuningTests {
         #expect(report.heldOutResults.scenarios[0].strategies.map(\.name).last == "recommended")
         #expect(report.lowerBoundHeldOut <= recommended.heldOut.blankCellFrames, "seed \(seed)")
         #expect(report.text().contains("Paste into your app:"))
+        // The default budget: the best baseline's waste, plus its noise
+        let best = try #require(
+            report.rows.dropLast().min {
+                ($0.training.blankCellFrames, $0.training.wastedLoads) < (
+                    $1.training.blankCellFrames, $1.training.wastedLoads
+                )
+            })
+        #expect(report.maxWasteRatio == PolicyTuning.defaultBudget(after: best.training), "seed \(seed)")
+    }
+
+    @Test("the default budget allows the baseline's waste plus two standard errors, less with more loads")
+    func defaultBudget() {
+        func score(completed: Int, wasted: Int) -> PolicyTuner.Score {
+            PolicyTuner.Score(blankCellFrames: 0, visibleCellFrames: 1, completedLoads: completed, wastedLoads: wasted)
+        }
+        let few = PolicyTuning.defaultBudget(after: score(completed: 3_000, wasted: 150))
+        // 5% of 3,000: a standard error of sqrt(0.05 · 0.95 / 3,000) = 0.398%
+        #expect(abs(few - (0.05 + 2 * 0.003_979)) < 1e-5, "\(few)")
+        let many = PolicyTuning.defaultBudget(after: score(completed: 300_000, wasted: 15_000))
+        #expect(many > 0.05 && many < few, "\(many)")
+        #expect(PolicyTuning.defaultBudget(after: score(completed: 0, wasted: 0)) == 0)
+        #expect(PolicyTuning.defaultBudget(after: score(completed: 1, wasted: 1)) == 1)
     }
 }
 

@@ -1,0 +1,138 @@
+import Lookahead
+
+// How the one strategy driver plans a feed of carousels: the same frames,
+// display requests and loads as for a list, with a nested planner deciding
+// what to load ahead on both axes.
+
+/// The planner of a strategy on a feed of carousels.
+enum NestedPlanning {
+    /// Lookahead's nested planner (``NestedPrefetchPlanner``): coming rows
+    /// bring what they will show, swiped carousels plan along their axis.
+    case lookahead(NestedPrefetchPlanner)
+    /// UIKit's: each collection view on its own axis (``PerCollectionPrefetchPlanner``).
+    case perCollection(PerCollectionPrefetchPlanner)
+
+    /// The planning of `strategy` on `feed`, or `nil` when it plans nothing
+    /// ahead there (`none`, `all`, the oracle).
+    ///
+    /// - `system` and `nuke`: UIKit's window in every collection view.
+    /// - `texture`: the preload range (2.5 screens ahead, 1.5 behind) for the
+    ///   rows, bringing each coming carousel's visible items and the next
+    ///   one (a nested collection node preloads a little of itself), and the
+    ///   same range along a swiped carousel.
+    /// - `adaptive`: the adaptive policy on both axes (``adaptiveRowPolicy``,
+    ///   ``adaptiveCarouselPolicy``), coming carousels bringing
+    ///   ``adaptiveInitialPrefetchItemCount`` items beyond their span.
+    init?(strategy: SimulationStrategy, feed: CarouselFeedLayout) {
+        switch strategy {
+        case .system, .nuke:
+            self = .perCollection(PerCollectionPrefetchPlanner(feed: feed))
+        case .texture:
+            let range = PrefetchPolicy.screens(leading: 2.5, trailing: 1.5)
+            self = .lookahead(NestedPrefetchPlanner(layout: feed, policy: range, carouselPolicy: range))
+        case .adaptive:
+            self = .lookahead(
+                Self.adaptive(feed: feed, policy: Self.adaptiveRowPolicy, carouselPolicy: Self.adaptiveCarouselPolicy))
+        case .none, .all, .batch, .swiftui, .paged, .pagedFixed, .oracle:
+            return nil
+        }
+    }
+
+    // `adaptive`'s settings on carousels, tuned on seed 1 of the `carousels`
+    // scenario (fewest blank cell-frames wasting no more than `texture`),
+    // through the planner's settings only: the visible span of a coming
+    // carousel and 2 items beyond (a swipe starting there finds them ready),
+    // and smaller resting windows than the list's 2.5 / 1.5 screens — a
+    // coming row brings several items, and most rows are passed, not read.
+
+    /// Items beyond a coming carousel's visible span that `adaptive` asks for.
+    static let adaptiveInitialPrefetchItemCount = 2
+
+    /// `adaptive`'s window of rows: resting at 1 screen ahead and 0.5 behind.
+    static let adaptiveRowPolicy = PrefetchPolicy.custom(
+        AdaptivePrefetchPolicy(restingLeadingScreens: 1, restingTrailingScreens: 0.5))
+
+    /// `adaptive`'s window along a swiped carousel: resting at 1 carousel width ahead.
+    static let adaptiveCarouselPolicy = PrefetchPolicy.custom(AdaptivePrefetchPolicy(restingLeadingScreens: 1))
+
+    /// `adaptive`'s nested planner with these policies.
+    static func adaptive(
+        feed: CarouselFeedLayout, policy: PrefetchPolicy, carouselPolicy: PrefetchPolicy
+    ) -> NestedPrefetchPlanner {
+        NestedPrefetchPlanner(
+            layout: feed, policy: policy, carouselPolicy: carouselPolicy,
+            initialPrefetchItemCount: adaptiveInitialPrefetchItemCount)
+    }
+
+    mutating func update(
+        _ frame: ScrollFrame, carousels scrolls: [NestedPrefetchPlanner.CarouselScroll], loadQueue: LoadQueueState
+    ) -> NestedPrefetchPlanner.Update {
+        switch self {
+        case .lookahead(var planner):
+            let update = planner.update(frame, carousels: scrolls, loadQueue: loadQueue)
+            self = .lookahead(planner)
+            return update
+        case .perCollection(var planner):
+            let update = planner.update(frame, carousels: scrolls, loadQueue: loadQueue)
+            self = .perCollection(planner)
+            return update
+        }
+    }
+
+    /// The priority a visible cell asks at.
+    func displayPriority(for path: NestedItemPath) -> FetchPriority {
+        switch self {
+        case .lookahead(let planner): planner.displayPriority(for: path)
+        case .perCollection: .high
+        }
+    }
+
+    mutating func observeLoadDuration(_ duration: Duration) {
+        switch self {
+        case .lookahead(var planner):
+            planner.observeLoadDuration(duration)
+            self = .lookahead(planner)
+        case .perCollection(var planner):
+            planner.observeLoadDuration(duration)
+            self = .perCollection(planner)
+        }
+    }
+}
+
+extension StrategyDriver {
+    /// Plans a frame of a carousel feed: the carousels on screen report
+    /// their horizontal offset and velocity (from the trace, one frame
+    /// apart), and the nested planner's prefetches and cancels are performed.
+    mutating func planCarousels(at time: Duration, frame: FrameVisibility.Frame, velocity: Double) {
+        guard var nested, let feed = visibility.feed else { return }
+        var scrolls: [NestedPrefetchPlanner.CarouselScroll] = []
+        var lastRow: Int?
+        for path in frame.paths where path.section != lastRow {
+            let row = path.section
+            lastRow = row
+            guard case .carousel = feed.feed.rows[row] else { continue }
+            let offset = visibility.rowOffset(ofRow: row, at: time)
+            let previous = time >= frameDuration ? visibility.rowOffset(ofRow: row, at: time - frameDuration) : offset
+            scrolls.append(
+                NestedPrefetchPlanner.CarouselScroll(
+                    row: row, offset: offset, velocity: (offset - previous) / (frameDuration / .seconds(1))))
+        }
+        let update = nested.update(
+            ScrollFrame(visibleRect: frame.rect, velocity: velocity, time: time), carousels: scrolls,
+            loadQueue: loader.loadQueue)
+        self.nested = nested
+        performPrefetches(
+            prefetch: update.prefetch.map { feed.flatIndex(of: $0) },
+            cancel: update.cancel.map { feed.flatIndex(of: $0) })
+    }
+
+    /// Replaces `adaptive`'s policy (what `lookahead tune` scores): on both
+    /// axes of a carousel feed, the rows' window otherwise.
+    mutating func useAdaptivePolicy(_ policy: PrefetchPolicy) {
+        if let feed = visibility.feed {
+            nested = .lookahead(NestedPlanning.adaptive(feed: feed.feed, policy: policy, carouselPolicy: policy))
+        } else {
+            planner = PrefetchPlanner(layout: layout, policy: policy)
+        }
+    }
+}
