@@ -67,8 +67,7 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     private var needsReload = true
     /// The key each outstanding prefetch was made for.
     private(set) var prefetchedKeys: [ItemPath: Key] = [:]
-    private var displayRequests: [ItemPath: (serial: Int, request: FetchRequest)] = [:]
-    private var nextSerial = 0
+    private let displayRequests = DisplayRequestTable<ItemPath>()
     private var loadObservation: FetchObservation?
     var paging: PagingLink?
     /// What the platform glue keeps alive as long as the coordinator: a
@@ -194,35 +193,21 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
         at path: ItemPath, completion: @escaping @MainActor @Sendable (Result<Value, any Error>) -> Void
     ) -> FetchRequest? {
         paging?.accessed(path)
-        displayRequests.removeValue(forKey: path)?.request.cancel()
-        guard let key = key(path) else { return nil }
-        nextSerial += 1
-        let serial = nextSerial
-        let request = fetcher.fetchOnMainActor(key, priority: planner.displayPriority(for: path)) {
-            [weak self] result in
-            self?.displayRequestEnded(at: path, serial: serial)
-            completion(result)
-        }
-        if request.isPending {
-            displayRequests[path] = (serial, request)
-        } else {
-            signposts?.cacheHit()
-        }
+        let request = displayRequests.request(
+            at: path, key: key(path), from: fetcher, priority: planner.displayPriority(for: path),
+            completion: completion)
+        if request?.isPending == false { signposts?.cacheHit() }
         return request
     }
 
     /// The cell showing `path` left the screen (`didEndDisplaying`), and will
     /// be reused: its display request is withdrawn.
     public func didEndDisplayingItem(at path: ItemPath) {
-        displayRequests.removeValue(forKey: path)?.request.cancel()
+        displayRequests.cancel(at: path)
     }
 
     /// The display requests still waiting, by index path. For tests.
-    package var pendingDisplayPaths: Set<ItemPath> { Set(displayRequests.keys) }
-
-    private func displayRequestEnded(at path: ItemPath, serial: Int) {
-        if displayRequests[path]?.serial == serial { displayRequests[path] = nil }
-    }
+    package var pendingDisplayPaths: Set<ItemPath> { displayRequests.paths }
 
     // MARK: - UIKit's own window
 
@@ -246,8 +231,7 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     public func reloadData() {
         cancel(planner.reload(layout: SampledLayout.empty).cancel)
         cancel(Array(prefetchedKeys.keys))
-        for (_, entry) in displayRequests { entry.request.cancel() }
-        displayRequests.removeAll()
+        displayRequests.cancelAll()
         needsSample = true
         needsReload = true
         tracker.reset()
@@ -268,11 +252,7 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
         }
         prefetchedKeys = moved
         for key in withdrawn { fetcher.cancelFetch(key) }
-        var movedRequests: [ItemPath: (serial: Int, request: FetchRequest)] = [:]
-        for (path, entry) in displayRequests {
-            if let new = newPath(path) { movedRequests[new] = entry } else { entry.request.cancel() }
-        }
-        displayRequests = movedRequests
+        displayRequests.remap(newPath)
         planner.applyUpdates(layout: layout, newPath: newPath)
         needsSample = true
         paging?.listChanged()
@@ -305,9 +285,7 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
         for path in planner.visibleItems { prefetchedKeys[path] = nil }
         cancel(update.cancel)
         prefetch(update.prefetch)
-        for (path, entry) in displayRequests {
-            entry.request.priority = planner.displayPriority(for: path)
-        }
+        displayRequests.reprioritize { planner.displayPriority(for: $0) }
         paging?.scrolled(frame, prefetched: update.prefetch, layout: layout)
     }
 

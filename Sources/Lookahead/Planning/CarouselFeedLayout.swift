@@ -60,10 +60,13 @@ public struct CarouselFeedLayout: Sendable {
 
     /// Row `row`'s carousel as a list on its side, or `nil` for a plain cell.
     ///
-    /// - Complexity: O(items in the row).
+    /// Its rows share one height, the item's pitch, so the list stores nothing
+    /// per item and finds the items in a range by arithmetic.
+    ///
+    /// - Complexity: O(1).
     public func carouselLayout(ofRow row: Int) -> ListLayout? {
         guard case .carousel(let height, let itemWidth, let itemCount, let spacing) = rows[row] else { return nil }
-        return ListLayout(width: max(height, 1), rowHeights: Array(repeating: itemWidth + spacing, count: itemCount))
+        return ListLayout(width: max(height, 1), rowHeight: itemWidth + spacing, rowCounts: [itemCount])
     }
 
     /// The largest horizontal offset of row `row`'s carousel (0 for a cell).

@@ -23,8 +23,16 @@
 /// Pure and synchronous, like ``PrefetchPlanner``, which it composes: one for
 /// the rows, one per carousel being swiped.
 ///
+/// ## Cost
+/// What is asked for is held row by row, as a range of items (a coming row,
+/// a carousel never swiped) or the sorted items of a carousel's own planner,
+/// so a frame diffs a few dozen rows rather than hashing every item. A
+/// planner whose view rests — the same visible rect as on its last frame, no
+/// velocity then or now — is not run again: a built-in policy's window at
+/// rest depends on that rect only. A `.custom` policy is run every frame.
+///
 /// - Complexity: O(log n + window) per frame for the rows, plus the windows
-///   of the carousels on screen.
+///   of the carousels moving on screen.
 public struct NestedPrefetchPlanner: Sendable {
     /// What one frame changes: the items to ask for, and those no longer wanted.
     public struct Update: Hashable, Sendable {
@@ -38,6 +46,9 @@ public struct NestedPrefetchPlanner: Sendable {
             self.prefetch = prefetch
             self.cancel = cancel
         }
+
+        /// Whether the frame changes nothing.
+        public var isEmpty: Bool { prefetch.isEmpty && cancel.isEmpty }
     }
 
     /// One carousel's horizontal scroll, reported for a frame.
@@ -61,17 +72,25 @@ public struct NestedPrefetchPlanner: Sendable {
     public let layout: CarouselFeedLayout
     /// Items beyond a carousel's visible span asked for when its row is about to appear.
     public var initialPrefetchItemCount: Int
-    /// What is asked for now.
-    public private(set) var prefetched: Set<NestedItemPath> = []
-    /// The items on screen as of the last frame.
-    public private(set) var visibleItems: [NestedItemPath] = []
 
     var rows: PrefetchPlanner
+    /// The rows planner's last frame, to tell a feed at rest.
+    var lastRowsFrame: ScrollFrame?
     let carouselPolicy: PrefetchPolicy
+    /// Whether a planner at rest may be skipped (see "Cost" above).
+    let skipsRest: Bool
     /// Planners of the carousels being swiped, by row.
-    var carousels: [Int: PrefetchPlanner] = [:]
-    /// Each carousel's last known offset, by row (0 if never reported).
-    var offsets: [Int: Double] = [:]
+    var carousels: [Int: Carousel] = [:]
+    /// Each row's carousel offset (0 if never reported).
+    var offsets: [Double]
+    /// The rows on screen as of the last frame.
+    public private(set) var visibleRows: Range<Int> = 0..<0
+    /// What is asked for, by row, ascending rows.
+    var wants: [RowWant] = []
+    /// The next frame's wants, in the order they are asked for; kept to reuse its storage.
+    var nextWants: [RowWant] = []
+    /// The coming rows, kept to reuse its storage.
+    var comingRows: [Int] = []
 
     /// Creates a planner.
     ///
@@ -89,7 +108,45 @@ public struct NestedPrefetchPlanner: Sendable {
         self.layout = layout
         self.carouselPolicy = carouselPolicy
         self.initialPrefetchItemCount = initialPrefetchItemCount
+        skipsRest = !policy.isCustom && !carouselPolicy.isCustom
+        offsets = Array(repeating: 0, count: layout.rows.count)
         rows = PrefetchPlanner(layout: layout.outer, policy: policy)
+    }
+
+    /// What is asked for now.
+    ///
+    /// - Complexity: O(prefetched items): built from the rows' wants on each call.
+    public var prefetched: Set<NestedItemPath> {
+        var paths = Set<NestedItemPath>()
+        for want in wants { want.forEach { paths.insert(NestedItemPath(row: want.row, item: $0)) } }
+        return paths
+    }
+
+    /// The items on screen as of the last frame, ascending.
+    ///
+    /// - Complexity: O(visible items): built on each call.
+    public var visibleItems: [NestedItemPath] {
+        var paths: [NestedItemPath] = []
+        for row in visibleRows {
+            for item in visibleSpan(ofRow: row) { paths.append(NestedItemPath(row: row, item: item)) }
+        }
+        return paths
+    }
+
+    /// Row `row`'s carousel offset as last reported (0 if never): where a row
+    /// coming back, or a reused cell showing it, scrolls its carousel to.
+    ///
+    /// - Precondition: `row` is a row of ``layout``.
+    public func offset(ofRow row: Int) -> Double {
+        offsets[row]
+    }
+
+    /// The items of row `row`'s carousel that cross the screen's width at its
+    /// remembered offset, whether or not the row is on screen.
+    ///
+    /// - Precondition: `row` is a row of ``layout``.
+    public func visibleSpan(ofRow row: Int) -> Range<Int> {
+        layout.items(inRow: row, atOffset: offsets[row])
     }
 
     /// Plans one frame.
@@ -99,73 +156,98 @@ public struct NestedPrefetchPlanner: Sendable {
     ///   - scrolls: the carousels whose horizontal offset is known this frame
     ///     (at least those that moved); the others keep their last offset.
     ///   - loadQueue: the loader's queue, for the adaptive policies.
+    /// - Complexity: O(log n + window) for the rows, plus the windows of the
+    ///   carousels moving on screen.
     public mutating func update(
         _ frame: ScrollFrame, carousels scrolls: [CarouselScroll] = [], loadQueue: LoadQueueState = LoadQueueState()
     ) -> Update {
-        _ = rows.update(frame, loadQueue: loadQueue)
-        let visibleRows = rows.visibleItems.map(\.item)
-        let isVisibleRow = Set(visibleRows)
+        // The same frame again (a carousel's report planned with the feed where it is) changes nothing for the rows.
+        if frame != lastRowsFrame, !(skipsRest && Self.rests(frame, after: lastRowsFrame)) {
+            _ = rows.update(frame, loadQueue: loadQueue)
+        }
+        lastRowsFrame = frame
+        let visible = rows.visibleItems
+        // Locals, and keys rather than values: reading a carousel out of the
+        // dictionary, or capturing `self` in a closure, copies what they hold.
+        let onScreen = (visible.first?.item ?? 0)..<((visible.last?.item ?? -1) + 1)
+        visibleRows = onScreen
         for scroll in scrolls where layout.rows.indices.contains(scroll.row) {
-            let moved = (offsets[scroll.row] ?? 0) != scroll.offset || scroll.velocity != 0
+            let moved = offsets[scroll.row] != scroll.offset || scroll.velocity != 0
             offsets[scroll.row] = scroll.offset
             // A carousel on screen that the user swipes gets a planner along its axis.
-            if moved, isVisibleRow.contains(scroll.row), carousels[scroll.row] == nil,
+            if moved, onScreen.contains(scroll.row), !carousels.keys.contains(scroll.row),
                 let carouselLayout = layout.carouselLayout(ofRow: scroll.row)
             {
-                carousels[scroll.row] = PrefetchPlanner(layout: carouselLayout, policy: carouselPolicy)
+                carousels[scroll.row] = Carousel(
+                    planner: PrefetchPlanner(layout: carouselLayout, policy: carouselPolicy))
             }
         }
         // A carousel that left the screen stops planning along its axis.
-        for row in carousels.keys where !isVisibleRow.contains(row) { carousels[row] = nil }
+        if carousels.keys.contains(where: { !onScreen.contains($0) }) {
+            carousels = carousels.filter { onScreen.contains($0.key) }
+        }
 
-        var visible: [NestedItemPath] = []
         // Wanted items are never visible and never repeated: the visible rows
         // want what lies beyond their spans, the coming rows are off screen.
-        var wanted: [NestedItemPath] = []
-        var visibleSpans: [Int: Range<Int>] = [:]
-        for row in visibleRows {
-            let span = layout.items(inRow: row, atOffset: offsets[row] ?? 0)
-            visibleSpans[row] = span
-            visible += span.map { NestedItemPath(row: row, item: $0) }
-            if carousels[row] != nil {
+        nextWants.removeAll(keepingCapacity: true)
+        for row in onScreen {
+            if carousels.keys.contains(row) {
                 let scroll = scrolls.first { $0.row == row }
                 let carouselFrame = ScrollFrame(
                     visibleRect: Rect(
-                        origin: Point(x: 0, y: offsets[row] ?? 0),
+                        origin: Point(x: 0, y: offsets[row]),
                         size: Size(width: layout.rows[row].height, height: layout.width)),
                     velocity: scroll?.velocity ?? 0, time: frame.time)
                 // Updated in place: a copy would copy the planner's sets every frame.
-                _ = carousels[row]!.update(carouselFrame, loadQueue: loadQueue)
-                wanted += carousels[row]!.prefetched.sorted().map { NestedItemPath(row: row, item: $0.item) }
+                let items = carousels[row]!.plan(carouselFrame, loadQueue: loadQueue, skipsRest: skipsRest)
+                nextWants.append(RowWant(row: row, items: items))
             } else {
-                wanted += extra(beyond: span, inRow: row)
+                // Computed before the append: inside its access to `self`, a call on `self` copies the planner.
+                let span = visibleSpan(ofRow: row)
+                let end = extraEnd(after: span, inRow: row)
+                nextWants.append(RowWant(row: row, range: span.upperBound..<end))
             }
         }
         // Rows coming: nearest first in the direction of travel.
-        let coming = rows.prefetched.map(\.item).sorted()
-        let ordered = rows.direction == .forward ? coming : coming.reversed()
-        for row in ordered {
-            let span = layout.items(inRow: row, atOffset: offsets[row] ?? 0)
-            wanted += span.map { NestedItemPath(row: row, item: $0) } + extra(beyond: span, inRow: row)
+        comingRows.removeAll(keepingCapacity: true)
+        for path in rows.prefetched { comingRows.append(path.item) }
+        comingRows.sort()
+        if rows.direction == .backward { comingRows.reverse() }
+        for row in comingRows {
+            let span = visibleSpan(ofRow: row)
+            let end = extraEnd(after: span, inRow: row)
+            nextWants.append(RowWant(row: row, range: span.lowerBound..<end))
         }
+        return commitWants()
+    }
 
-        visibleItems = visible
-        let wantedSet = Set(wanted)
+    /// Diffs `nextWants` against `wants` row by row, then makes them the wants.
+    mutating func commitWants() -> Update {
         var update = Update()
-        for path in wanted where !prefetched.contains(path) { update.prefetch.append(path) }
-        for path in prefetched where !wantedSet.contains(path) {
-            // What became visible leaves without a cancel: the cell's request takes over.
-            if visibleSpans[path.row]?.contains(path.item) != true { update.cancel.append(path) }
+        for want in nextWants {
+            let old = Self.want(ofRow: want.row, in: wants)
+            want.forEach { item in
+                if old?.contains(item) != true { update.prefetch.append(NestedItemPath(row: want.row, item: item)) }
+            }
         }
-        update.cancel.sort()
-        prefetched = wantedSet
+        nextWants.sort { $0.row < $1.row }
+        for old in wants {
+            let new = Self.want(ofRow: old.row, in: nextWants)
+            // What became visible leaves without a cancel: the cell's request takes over.
+            let span = visibleRows.contains(old.row) ? visibleSpan(ofRow: old.row) : 0..<0
+            old.forEach { item in
+                if new?.contains(item) != true, !span.contains(item) {
+                    update.cancel.append(NestedItemPath(row: old.row, item: item))
+                }
+            }
+        }
+        swap(&wants, &nextWants)
         return update
     }
 
-    /// The ``initialPrefetchItemCount`` items after `span` in row `row`.
-    func extra(beyond span: Range<Int>, inRow row: Int) -> [NestedItemPath] {
-        let end = min(layout.itemCount(inRow: row), span.upperBound + initialPrefetchItemCount)
-        return (span.upperBound..<max(span.upperBound, end)).map { NestedItemPath(row: row, item: $0) }
+    /// The end of the ``initialPrefetchItemCount`` items after `span` in row `row`.
+    func extraEnd(after span: Range<Int>, inRow row: Int) -> Int {
+        max(span.upperBound, min(layout.itemCount(inRow: row), span.upperBound + initialPrefetchItemCount))
     }
 
     /// The priority a visible cell showing `path` should ask at: what the row
@@ -174,12 +256,41 @@ public struct NestedPrefetchPlanner: Sendable {
     public func displayPriority(for path: NestedItemPath) -> FetchPriority {
         let rowPriority = rows.displayPriority(for: ItemPath(item: path.row, section: 0))
         guard rowPriority == .high, let carousel = carousels[path.row] else { return rowPriority }
-        return carousel.displayPriority(for: ItemPath(item: path.item, section: 0))
+        return carousel.planner.displayPriority(for: ItemPath(item: path.item, section: 0))
     }
 
     /// Tells the adaptive policies how long one load took.
     public mutating func observeLoadDuration(_ duration: Duration) {
         rows.observeLoadDuration(duration)
-        for row in carousels.keys { carousels[row]?.observeLoadDuration(duration) }
+        for row in carousels.keys { carousels[row]?.planner.observeLoadDuration(duration) }
+    }
+
+    /// Cancels everything asked for (the feed going away, its data replaced).
+    ///
+    /// The next frame asks afresh for what it wants.
+    public mutating func cancelAll() -> Update {
+        var update = Update()
+        for want in wants { want.forEach { update.cancel.append(NestedItemPath(row: want.row, item: $0)) } }
+        wants.removeAll()
+        _ = rows.cancelAll()
+        carousels.removeAll()
+        lastRowsFrame = nil
+        return update
+    }
+
+    /// Whether `frame` shows what `last` showed, both at rest: a built-in
+    /// policy's window is then what it was.
+    static func rests(_ frame: ScrollFrame, after last: ScrollFrame?) -> Bool {
+        guard let last else { return false }
+        return frame.velocity == 0 && last.velocity == 0 && frame.visibleRect == last.visibleRect
+            && frame.targetOffset == nil && last.targetOffset == nil
+    }
+}
+
+extension PrefetchPolicy {
+    /// Whether the policy is an app's own, which may change its window with time alone.
+    var isCustom: Bool {
+        if case .custom = self { return true }
+        return false
     }
 }

@@ -35,6 +35,14 @@ open class Cell {
         self.reuseIdentifier = reuseIdentifier
     }
 
+    /// Called when the cell leaves the screen (scrolled off, reloaded or
+    /// deleted), before it goes back to the reuse pool: UIKit's
+    /// `collectionView(_:didEndDisplaying:forItemAt:)`, told to the cell.
+    ///
+    /// A ``CarouselCell`` takes its inner collection's cells off the screen
+    /// here, as the row leaves it. Overrides must call `super`.
+    open func didEndDisplaying() {}
+
     /// Called when the cell is taken from the reuse pool, before the data
     /// source configures it again.
     ///

@@ -46,6 +46,10 @@ public final class CollectionView {
         }
     }
 
+    /// The horizontal arrangement of a carousel view, which replaces ``grid``
+    /// (see ``init(carousel:size:)``); `nil` for a grid.
+    public internal(set) var carousel: Carousel?
+
     /// How the items are laid out. Changing it lays them out again.
     public var grid: Grid {
         didSet {
@@ -259,7 +263,10 @@ extension CollectionView: ItemViewEngineDelegate {
     }
 
     func engineMakeLayout(itemCounts: [Int], width: Double) -> any CollectionLayout {
-        grid.makeLayout(width: width, itemCounts: itemCounts)
+        if let carousel {
+            return carousel.makeLayout(itemCounts: itemCounts, height: engine.viewportSize.height)
+        }
+        return grid.makeLayout(width: width, itemCounts: itemCounts)
     }
 
     func engineCell(at path: ItemPath) -> Cell? {

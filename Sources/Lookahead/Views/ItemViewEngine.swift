@@ -267,12 +267,15 @@ final class ItemViewEngine {
         }
         // Dequeued but not returned: back to the pool, to be prepared again.
         for (id, cell) in dequeued where id != provided.map(ObjectIdentifier.init) {
-            recycle(cell)
+            recycle(cell, wasDisplayed: false)
         }
         return provided
     }
 
-    private func recycle(_ cell: Cell) {
+    /// Puts `cell` back in the pool, telling it first that it left the screen
+    /// if it was on it.
+    private func recycle(_ cell: Cell, wasDisplayed: Bool = true) {
+        if wasDisplayed { cell.didEndDisplaying() }
         // A cell of a class no longer registered under its identifier is dropped.
         guard let cellClass = registrations[cell.reuseIdentifier], cellClass == type(of: cell) else { return }
         reusePool[cell.reuseIdentifier, default: []].append(cell)

@@ -1,0 +1,77 @@
+// The display requests of a coordinator's visible cells, kept by path: the
+// bookkeeping PrefetchCoordinator (by ItemPath) and NestedPrefetchCoordinator
+// (by NestedItemPath) share.
+
+/// The display requests of visible cells, one per path.
+///
+/// A new request for a path replaces (and cancels) the one before it; a
+/// request forgets itself when its completion runs, unless a newer one took
+/// its place — the serial tells them apart.
+@MainActor
+final class DisplayRequestTable<Path: Hashable & Sendable> {
+    private var requests: [Path: (serial: Int, request: FetchRequest)] = [:]
+    private var nextSerial = 0
+
+    /// Starts a display request of `key` (none if `nil`) on `fetcher` for
+    /// the cell at `path`, replacing the one before it; kept while it waits.
+    ///
+    /// - Returns: the request, or `nil` without a key.
+    func request<Key: Hashable & Sendable, Value: Sendable>(
+        at path: Path, key: Key?, from fetcher: AsyncFetcher<Key, Value>, priority: FetchPriority,
+        completion: @escaping @MainActor @Sendable (Result<Value, any Error>) -> Void
+    ) -> FetchRequest? {
+        let serial = replace(at: path)
+        guard let key else { return nil }
+        let request = fetcher.fetchOnMainActor(key, priority: priority) { [weak self] result in
+            self?.ended(at: path, serial: serial)
+            completion(result)
+        }
+        if request.isPending { requests[path] = (serial, request) }
+        return request
+    }
+
+    /// Cancels the request at `path`, if any, and returns the serial of the one that replaces it.
+    private func replace(at path: Path) -> Int {
+        cancel(at: path)
+        nextSerial += 1
+        return nextSerial
+    }
+
+    /// The request made with `serial` completed: forgotten, unless a newer one replaced it.
+    private func ended(at path: Path, serial: Int) {
+        if requests[path]?.serial == serial { requests[path] = nil }
+    }
+
+    /// Withdraws the request at `path`: its completion gets `CancellationError`.
+    func cancel(at path: Path) {
+        requests.removeValue(forKey: path)?.request.cancel()
+    }
+
+    /// Withdraws the requests whose paths `isWithdrawn` names.
+    func cancel(where isWithdrawn: (Path) -> Bool) {
+        for path in requests.keys where isWithdrawn(path) { cancel(at: path) }
+    }
+
+    /// Withdraws every request.
+    func cancelAll() {
+        for (_, entry) in requests { entry.request.cancel() }
+        requests.removeAll()
+    }
+
+    /// Moves each request to its item's new path; withdraws those whose item is gone (`nil`).
+    func remap(_ newPath: (Path) -> Path?) {
+        var moved: [Path: (serial: Int, request: FetchRequest)] = [:]
+        for (path, entry) in requests {
+            if let new = newPath(path) { moved[new] = entry } else { entry.request.cancel() }
+        }
+        requests = moved
+    }
+
+    /// Sets each waiting request's priority to what `priority` says for its path.
+    func reprioritize(_ priority: (Path) -> FetchPriority) {
+        for (path, entry) in requests { entry.request.priority = priority(path) }
+    }
+
+    /// The paths with a request waiting.
+    var paths: Set<Path> { Set(requests.keys) }
+}

@@ -1,0 +1,247 @@
+// The coordinator of a feed of carousels: the outer list's scrolling and
+// each inner collection's go in, prefetches, cancels and display requests on
+// one AsyncFetcher come out, decided by a NestedPrefetchPlanner on both axes.
+
+/// Drives one ``AsyncFetcher`` from a feed whose rows are horizontal
+/// carousels — a store, a streaming app — through a ``NestedPrefetchPlanner``.
+///
+/// The feed's scroll view reports to it as to a ``PrefetchCoordinator``
+/// (``scrollViewDidScroll(contentOffset:viewportSize:at:)``). Each inner
+/// collection view, living in an outer cell, joins it with
+/// ``registerNested(_:forRow:)`` and reports its horizontal scrolling through
+/// the ``NestedCollectionLink`` it gets; on reuse the cell hands the same link
+/// its new row, and gets back the offset that row last had. Every fetch,
+/// outer or inner, goes to the one fetcher, so both axes share its
+/// concurrency limit and its cache:
+/// - a row about to appear brings its carousel's first items;
+/// - a carousel swiped prefetches along its axis;
+/// - a row scrolled away cancels what its carousel asked for;
+/// - a display request per visible cell
+///   (``NestedCollectionLink/requestDisplay(atItem:completion:)``), at the
+///   priority the planner gives it, withdrawn when the cell leaves the screen
+///   and when the inner collection is handed another row.
+///
+/// ```swift
+/// let coordinator = NestedPrefetchCoordinator(fetcher: fetcher, layout: feed.layout) { path in
+///     feed.rows[path.row].items[path.item].imageURL
+/// }
+/// ```
+///
+/// The coordinator remembers the key of every prefetch it made, so that a
+/// cancel after the data changed withdraws what was asked for.
+@MainActor
+public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable> {
+    /// The fetcher every prefetch and display request goes to, outer and inner.
+    public let fetcher: AsyncFetcher<Key, Value>
+    /// The planner's state: what is prefetched, which rows and items are on screen.
+    public private(set) var planner: NestedPrefetchPlanner
+    /// The priority of prefetches; below display requests (`.high`).
+    public var prefetchPriority: FetchPriority = .normal
+
+    private let key: @MainActor (NestedItemPath) -> Key?
+    private let policy: PrefetchPolicy
+    private let carouselPolicy: PrefetchPolicy
+    private var tracker = ScrollTracker()
+    /// The feed's last frame: a carousel's report is planned with it.
+    private var lastFrame: ScrollFrame?
+    /// Carousel reports made before the feed's first frame, planned with it.
+    private var waitingScrolls: [NestedPrefetchPlanner.CarouselScroll] = []
+    /// The key each outstanding prefetch was made for.
+    private(set) var prefetchedKeys: [NestedItemPath: Key] = [:]
+    private let displayRequests = DisplayRequestTable<NestedItemPath>()
+    private var loadObservation: FetchObservation?
+
+    /// Creates a coordinator.
+    ///
+    /// - Parameters:
+    ///   - fetcher: loads the items of both axes; its load durations teach the policies.
+    ///   - layout: the feed: its rows, and each carousel's items.
+    ///   - policy: the window of rows; the adaptive policy by default.
+    ///   - carouselPolicy: the window along a carousel being swiped; the adaptive policy by default.
+    ///   - initialPrefetchItemCount: items beyond a coming carousel's visible span, from 0 to 1,000; 1 by default.
+    ///   - key: the key of the item at a path, read on the main actor; `nil`
+    ///     for a path with nothing to load.
+    public init(
+        fetcher: AsyncFetcher<Key, Value>,
+        layout: CarouselFeedLayout,
+        policy: PrefetchPolicy = .adaptive,
+        carouselPolicy: PrefetchPolicy = .adaptive,
+        initialPrefetchItemCount: Int = 1,
+        key: @escaping @MainActor (NestedItemPath) -> Key?
+    ) {
+        precondition(
+            (0...1_000).contains(initialPrefetchItemCount),
+            "NestedPrefetchCoordinator: initialPrefetchItemCount must be within 0...1000, got \(initialPrefetchItemCount)"
+        )
+        self.fetcher = fetcher
+        self.key = key
+        self.policy = policy
+        self.carouselPolicy = carouselPolicy
+        planner = NestedPrefetchPlanner(
+            layout: layout, policy: policy, carouselPolicy: carouselPolicy,
+            initialPrefetchItemCount: initialPrefetchItemCount)
+        loadObservation = fetcher.observe { [weak self] event in
+            guard case .succeeded(_, let duration) = event else { return }
+            Task { @MainActor [weak self] in self?.planner.observeLoadDuration(duration) }
+        }
+    }
+
+    // MARK: - The feed
+
+    /// Plans the frame the feed shows now: call it from the outer scroll view's `scrollViewDidScroll`.
+    ///
+    /// A report with non-finite numbers or an empty viewport is ignored.
+    /// - Complexity: O(log n + window) for n rows, plus the windows of the carousels moving on screen.
+    public func scrollViewDidScroll(contentOffset: Point, viewportSize: Size, at time: Duration) {
+        guard let frame = tracker.frame(contentOffset: contentOffset, viewportSize: viewportSize, time: time)
+        else { return }
+        plan(frame, scrolls: waitingScrolls)
+        waitingScrolls = []
+    }
+
+    /// A drag of the feed ended: plans at once with the velocity (points per
+    /// second) and the target offset the deceleration will reach.
+    public func scrollViewWillEndDragging(
+        velocity: Double, targetContentOffset: Point, contentOffset: Point, viewportSize: Size, at time: Duration
+    ) {
+        tracker.endDragging(target: targetContentOffset)
+        guard
+            let frame = tracker.frame(
+                contentOffset: contentOffset, viewportSize: viewportSize, time: time, velocity: velocity)
+        else { return }
+        plan(frame, scrolls: [])
+    }
+
+    /// A new drag of the feed began, or its deceleration ended: frames no longer carry the fling's target.
+    public func scrollViewDidEndFling() {
+        tracker.endFling()
+    }
+
+    // MARK: - Inner collections
+
+    /// An inner collection view shows row `row` from now on: a new outer cell,
+    /// or a reused one handed another row. Its display requests for the row it
+    /// showed before are withdrawn (their completions get `CancellationError`).
+    ///
+    /// - Parameters:
+    ///   - link: the inner collection's link, from an earlier call; `nil` for a new one.
+    ///   - row: the row the outer cell shows now.
+    /// - Returns: the link (the one given, or a new one), whose
+    ///   ``NestedCollectionLink/contentOffset`` is the offset the row last
+    ///   had: scroll the inner collection there.
+    /// - Precondition: `row` is a row of the layout.
+    @discardableResult
+    public func registerNested(
+        _ link: NestedCollectionLink<Key, Value>? = nil, forRow row: Int
+    ) -> NestedCollectionLink<Key, Value> {
+        precondition(
+            planner.layout.rows.indices.contains(row),
+            "NestedPrefetchCoordinator.registerNested(_:forRow:): row \(row) is out of range "
+                + "(\(planner.layout.rows.count) rows)")
+        let link = link ?? NestedCollectionLink(coordinator: self)
+        precondition(link.coordinator === self, "NestedPrefetchCoordinator: the link belongs to another coordinator")
+        if let old = link.row, old != row { endDisplaying(row: old) }
+        link.show(row: row, offset: min(max(0, planner.offset(ofRow: row)), planner.layout.maxOffset(ofRow: row)))
+        return link
+    }
+
+    /// The outer cell holding `link`'s inner collection left the screen: its
+    /// display requests are withdrawn, and it shows no row until registered again.
+    public func unregisterNested(_ link: NestedCollectionLink<Key, Value>) {
+        guard link.coordinator === self, let row = link.row else { return }
+        endDisplaying(row: row)
+        link.show(row: nil, offset: 0)
+    }
+
+    /// A carousel's report, from its link: planned at once with the feed's last frame.
+    func carouselDidScroll(_ scroll: NestedPrefetchPlanner.CarouselScroll, at time: Duration) {
+        guard var frame = lastFrame else {
+            waitingScrolls.removeAll { $0.row == scroll.row }
+            waitingScrolls.append(scroll)
+            return
+        }
+        frame.time = max(frame.time, time)
+        plan(frame, scrolls: [scroll])
+    }
+
+    // MARK: - Cells
+
+    /// Starts a display request for the item at `path`, at the priority the
+    /// planner gives it, replacing the earlier one for that path. Call it when
+    /// a cell is configured (an inner cell through its link's
+    /// ``NestedCollectionLink/requestDisplay(atItem:completion:)``); the
+    /// completion runs on the main actor (before this returns if the value is cached).
+    ///
+    /// - Returns: the request, or `nil` if `path` has nothing to load.
+    /// - Complexity: O(1) amortized.
+    @discardableResult
+    public func requestDisplay(
+        at path: NestedItemPath, completion: @escaping @MainActor @Sendable (Result<Value, any Error>) -> Void
+    ) -> FetchRequest? {
+        displayRequests.request(
+            at: path, key: key(path), from: fetcher, priority: planner.displayPriority(for: path),
+            completion: completion)
+    }
+
+    /// The cell showing `path` left the screen: its display request is withdrawn.
+    public func didEndDisplayingItem(at path: NestedItemPath) {
+        displayRequests.cancel(at: path)
+    }
+
+    /// The display requests still waiting, by path. For tests.
+    package var pendingDisplayPaths: Set<NestedItemPath> { displayRequests.paths }
+
+    /// The keys held prefetched, by path. For tests.
+    package var prefetchedKeysByPath: [NestedItemPath: Key] { prefetchedKeys }
+
+    private func endDisplaying(row: Int) {
+        displayRequests.cancel { $0.row == row }
+    }
+
+    // MARK: - Changes
+
+    /// The feed was replaced (`reloadData()`): every prefetch and display
+    /// request is withdrawn, and planning starts afresh on `layout`.
+    public func reloadData(layout: CarouselFeedLayout) {
+        cancel(planner.cancelAll().cancel)
+        for key in prefetchedKeys.values { fetcher.cancelFetch(key) }
+        prefetchedKeys.removeAll()
+        displayRequests.cancelAll()
+        planner = NestedPrefetchPlanner(
+            layout: layout, policy: policy, carouselPolicy: carouselPolicy,
+            initialPrefetchItemCount: planner.initialPrefetchItemCount)
+        tracker.reset()
+        lastFrame = nil
+        waitingScrolls = []
+    }
+
+    // MARK: - Planning
+
+    private func plan(_ frame: ScrollFrame, scrolls: [NestedPrefetchPlanner.CarouselScroll]) {
+        lastFrame = frame
+        let queue = LoadQueueState(pending: fetcher.pendingFetchCount, maxConcurrentLoads: fetcher.maxConcurrentFetches)
+        let update = planner.update(frame, carousels: scrolls, loadQueue: queue)
+        // Consumed: what is on screen now is the cells' business.
+        if !prefetchedKeys.isEmpty {
+            for row in planner.visibleRows {
+                for item in planner.visibleSpan(ofRow: row) {
+                    prefetchedKeys[NestedItemPath(row: row, item: item)] = nil
+                }
+            }
+        }
+        cancel(update.cancel)
+        for path in update.prefetch {
+            guard let key = key(path) else { continue }
+            prefetchedKeys[path] = key
+            fetcher.fetchAsync(key, priority: prefetchPriority)
+        }
+        displayRequests.reprioritize { planner.displayPriority(for: $0) }
+    }
+
+    private func cancel(_ paths: [NestedItemPath]) {
+        for path in paths {
+            guard let key = prefetchedKeys.removeValue(forKey: path) else { continue }
+            fetcher.cancelFetch(key)
+        }
+    }
+}

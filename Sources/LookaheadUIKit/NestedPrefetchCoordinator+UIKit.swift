@@ -1,0 +1,92 @@
+// The forwarding for a feed of carousels in UIKit: the outer collection
+// view's scrolling to a NestedPrefetchCoordinator, each inner collection
+// view's to its NestedCollectionLink, and a carousel row's item size and
+// spacing read from its flow layout. Only forwarding: the decisions are the
+// portable NestedPrefetchPlanner's. Compiled only where UIKit exists (not
+// on Linux, where it has never been compiled).
+
+#if canImport(UIKit) && !os(watchOS)
+    public import Lookahead
+    public import UIKit
+
+    extension NestedPrefetchCoordinator {
+        /// Plans the frame the feed shows now: call it from the outer
+        /// collection view's `scrollViewDidScroll(_:)`.
+        ///
+        /// - Parameter time: now, on the clock every report of the feed and its carousels uses.
+        public func scrollViewDidScroll(_ scrollView: UIScrollView, at time: Duration) {
+            scrollViewDidScroll(
+                contentOffset: Point(scrollView.contentOffset), viewportSize: Size(scrollView.bounds.size), at: time)
+        }
+
+        /// A drag of the feed ended: call it from the outer collection view's
+        /// `scrollViewWillEndDragging(_:withVelocity:targetContentOffset:)`,
+        /// after any change the app makes to the target.
+        public func scrollViewWillEndDragging(
+            _ scrollView: UIScrollView, withVelocity velocity: CGPoint,
+            targetContentOffset: UnsafeMutablePointer<CGPoint>, at time: Duration
+        ) {
+            // UIKit's velocity is in points per millisecond.
+            scrollViewWillEndDragging(
+                velocity: Double(velocity.y) * 1_000, targetContentOffset: Point(targetContentOffset.pointee),
+                contentOffset: Point(scrollView.contentOffset), viewportSize: Size(scrollView.bounds.size), at: time)
+        }
+
+        /// Starts a display request for a plain cell of the feed (item 0 of
+        /// its row); see ``NestedPrefetchCoordinator/requestDisplay(at:completion:)``.
+        @discardableResult
+        public func requestDisplay(
+            at indexPath: IndexPath, completion: @escaping @MainActor @Sendable (Result<Value, any Error>) -> Void
+        ) -> FetchRequest? {
+            requestDisplay(at: NestedItemPath(row: indexPath.item, item: 0), completion: completion)
+        }
+    }
+
+    extension NestedCollectionLink {
+        /// The inner collection view scrolled: call it from its `scrollViewDidScroll(_:)`.
+        public func scrollViewDidScroll(_ scrollView: UIScrollView, at time: Duration) {
+            scrollViewDidScroll(contentOffsetX: Double(scrollView.contentOffset.x), at: time)
+        }
+
+        /// A drag of the inner collection view ended: call it from its
+        /// `scrollViewWillEndDragging(_:withVelocity:targetContentOffset:)`.
+        public func scrollViewWillEndDragging(
+            _ scrollView: UIScrollView, withVelocity velocity: CGPoint, at time: Duration
+        ) {
+            // UIKit's velocity is in points per millisecond; a carousel moves along x.
+            scrollViewWillEndDragging(
+                velocity: Double(velocity.x) * 1_000, contentOffsetX: Double(scrollView.contentOffset.x), at: time)
+        }
+
+        /// Starts the display request of the inner item at `indexPath`: call it from the inner `cellForItemAt`.
+        @discardableResult
+        public func requestDisplay(
+            at indexPath: IndexPath, completion: @escaping @MainActor @Sendable (Result<Value, any Error>) -> Void
+        ) -> FetchRequest? {
+            requestDisplay(atItem: indexPath.item, completion: completion)
+        }
+
+        /// An inner cell left the screen: call it from the inner
+        /// `collectionView(_:didEndDisplaying:forItemAt:)`.
+        public func didEndDisplayingItem(at indexPath: IndexPath) {
+            didEndDisplayingItem(at: indexPath.item)
+        }
+    }
+
+    extension CarouselFeedLayout.Row {
+        /// A carousel row laid out by a horizontal `UICollectionViewFlowLayout`:
+        /// its `itemSize.width`, and its `minimumLineSpacing`, which for a
+        /// horizontal scroll direction is the gap between columns.
+        ///
+        /// - Parameters:
+        ///   - flowLayout: the inner collection view's layout (one line, one section).
+        ///   - itemCount: the number of items the row's carousel shows.
+        ///   - height: the row's height in the feed.
+        @MainActor
+        public static func carousel(flowLayout: UICollectionViewFlowLayout, itemCount: Int, height: Double) -> Self {
+            .carousel(
+                height: height, itemWidth: Double(flowLayout.itemSize.width), itemCount: itemCount,
+                spacing: Double(flowLayout.minimumLineSpacing))
+        }
+    }
+#endif

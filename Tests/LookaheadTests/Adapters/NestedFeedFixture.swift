@@ -1,0 +1,136 @@
+@testable import Lookahead
+
+/// A headless feed of carousels as an app builds one: an outer
+/// ``CollectionView`` of rows, each a ``CarouselCell`` whose inner collection
+/// shows the row's items, optionally reporting to a
+/// ``NestedPrefetchCoordinator`` (the key of item `i` of row `r` is
+/// `r * 1000 + i`).
+@MainActor
+final class NestedFeedFixture: CollectionViewDataSource {
+    /// 40 carousel rows of 30 items, 200 pt high; items 120 pt wide, 10 pt apart, on a 390 × 844 screen.
+    static let layout = CarouselFeedLayout(
+        width: 390,
+        rows: Array(repeating: .carousel(height: 200, itemWidth: 120, itemCount: 30, spacing: 10), count: 40))
+    static let frameTime = Duration.nanoseconds(16_666_667)
+
+    let feed = CollectionView(grid: CollectionView.Grid(columns: 1, itemSize: .height(200)))
+    let gate = LoadGate<Int, String>()
+    let fetcher: AsyncFetcher<Int, String>
+    let coordinator: NestedPrefetchCoordinator<Int, String>?
+    let deliveries = Deliveries<String>()
+    private(set) var time = Duration.zero
+
+    init(
+        coordinated: Bool = true, policy: PrefetchPolicy = .screens(leading: 2, trailing: 1),
+        carouselPolicy: PrefetchPolicy = .system, maxConcurrentFetches: Int = 10_000
+    ) {
+        let gate = gate
+        fetcher = AsyncFetcher(maxConcurrentFetches: maxConcurrentFetches) { key in try await gate.load(key) }
+        coordinator =
+            coordinated
+            ? NestedPrefetchCoordinator(
+                fetcher: fetcher, layout: Self.layout, policy: policy, carouselPolicy: carouselPolicy
+            ) { path in path.row * 1_000 + path.item } : nil
+        feed.register(RowCell.self, forCellWithReuseIdentifier: "row")
+        feed.dataSource = self
+        feed.layoutIfNeeded()
+    }
+
+    static func key(_ row: Int, _ item: Int) -> Int { row * 1_000 + item }
+
+    /// Moves the feed to `y` one frame later and reports it.
+    func scrollFeed(to y: Double) {
+        time += Self.frameTime
+        feed.step(to: Point(x: 0, y: y), at: time)
+        coordinator?.scrollViewDidScroll(contentOffset: feed.contentOffset, viewportSize: feed.bounds.size, at: time)
+    }
+
+    /// Moves row `row`'s carousel, which must be on screen, to `x` one frame later and reports it.
+    func swipe(row: Int, to x: Double) {
+        time += Self.frameTime
+        let cell = rowCell(row)
+        cell.collectionView.step(to: Point(x: x, y: 0), at: time)
+        cell.link?.scrollViewDidScroll(contentOffsetX: cell.collectionView.contentOffset.x, at: time)
+    }
+
+    /// The cell showing row `row`, which must be on screen.
+    func rowCell(_ row: Int) -> RowCell {
+        guard let cell = feed.cellForItem(at: ItemPath(item: row, section: 0)) as? RowCell else {
+            preconditionFailure("row \(row) is not on screen")
+        }
+        return cell
+    }
+
+    /// The inner items on screen of row `row`'s cell.
+    func visibleItems(ofRow row: Int) -> [Int] {
+        rowCell(row).collectionView.indexPathsForVisibleItems.map(\.item)
+    }
+
+    /// The keys the coordinator holds prefetched.
+    var prefetchedKeys: Set<Int> { Set(coordinator?.prefetchedKeysByPath.values ?? [:].values) }
+
+    func collectionView(_ collectionView: CollectionView, numberOfItemsInSection section: Int) -> Int {
+        Self.layout.rows.count
+    }
+
+    func collectionView(_ collectionView: CollectionView, cellForItemAt indexPath: ItemPath) -> Cell {
+        guard let cell = collectionView.dequeueReusableCell(withReuseIdentifier: "row", for: indexPath) as? RowCell
+        else { preconditionFailure("RowCell is registered") }
+        // As an app does: the reused cell's inner collection gets the new row, at the offset that row had.
+        cell.row = indexPath.item
+        cell.fixture = self
+        var offset = 0.0
+        if let coordinator {
+            cell.link = coordinator.registerNested(cell.link, forRow: indexPath.item)
+            offset = cell.link?.contentOffset ?? 0
+        }
+        cell.collectionView.reloadData()
+        cell.collectionView.contentOffset = Point(x: offset, y: 0)
+        cell.collectionView.layoutIfNeeded()
+        return cell
+    }
+}
+
+/// A feed row: a carousel whose inner collection shows row `row`'s items and
+/// asks for each visible one through the row's link.
+@MainActor
+final class RowCell: CarouselCell, CollectionViewDataSource {
+    var row = 0
+    weak var fixture: NestedFeedFixture?
+    var link: NestedCollectionLink<Int, String>?
+
+    required init(reuseIdentifier: String) {
+        super.init(reuseIdentifier: reuseIdentifier)
+        collectionView.register(ItemCell.self, forCellWithReuseIdentifier: "item")
+        collectionView.dataSource = self
+    }
+
+    func collectionView(_ collectionView: CollectionView, numberOfItemsInSection section: Int) -> Int {
+        NestedFeedFixture.layout.itemCount(inRow: row)
+    }
+
+    func collectionView(_ collectionView: CollectionView, cellForItemAt indexPath: ItemPath) -> Cell {
+        guard let cell = collectionView.dequeueReusableCell(withReuseIdentifier: "item", for: indexPath) as? ItemCell
+        else { preconditionFailure("ItemCell is registered") }
+        cell.representedIdentifier = NestedFeedFixture.key(row, indexPath.item)
+        cell.item = indexPath.item
+        cell.link = link
+        if let deliveries = fixture?.deliveries {
+            cell.request = link?.requestDisplay(atItem: indexPath.item) { deliveries.record($0) }
+        }
+        return cell
+    }
+}
+
+/// An inner cell: withdraws its display request when it leaves the screen.
+@MainActor
+final class ItemCell: Cell {
+    var item = 0
+    var link: NestedCollectionLink<Int, String>?
+    var request: FetchRequest?
+
+    override func didEndDisplaying() {
+        super.didEndDisplaying()
+        link?.didEndDisplayingItem(at: item)
+    }
+}
