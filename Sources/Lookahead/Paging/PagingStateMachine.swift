@@ -361,8 +361,11 @@ public struct PagingStateMachine<Item: Identifiable & Sendable> {
     func wantsMore(itemsAhead: Int, _ sign: Double) -> Bool {
         if itemsAhead < configuration.prefetchDistance { return true }
         guard case .adaptive(let velocity, let latency) = hint, velocity * sign > 0 else { return false }
-        let remainingTime = Double(itemsAhead) / (velocity * sign)
-        return remainingTime <= (latency + configuration.adaptiveMargin).seconds
+        // The core's prediction, in items: where the user will be when a page
+        // asked for now has loaded (Texture's `remainingTime = remainingDistance /
+        // velocity`, turned around).
+        let predictor = ArrivalPredictor(margin: configuration.adaptiveMargin)
+        return Double(itemsAhead) <= predictor.reach(speed: velocity * sign, loadTime: latency)
     }
 
     mutating func deduplicated(_ items: [Item]) -> [Item] {

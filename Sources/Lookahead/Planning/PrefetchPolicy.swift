@@ -53,6 +53,10 @@ public struct LoadQueueState: Hashable, Sendable {
     /// The loader's concurrency limit (at least 1).
     public var maxConcurrentLoads: Int
 
+    /// The loads waiting ahead of a new one, per slot: the wait in the queue
+    /// is that many load times.
+    public var queuedLoadsPerSlot: Double { Double(pending) / Double(maxConcurrentLoads) }
+
     /// Creates a state.
     public init(pending: Int = 0, maxConcurrentLoads: Int = 6) {
         self.pending = pending

@@ -79,4 +79,13 @@ public struct AdaptivePrefetchWindow: Hashable, Sendable {
 
     /// Below this speed, in items per second, the list counts as at rest.
     static let restingSpeed = 1.0
+
+    /// The core these settings configure, in items: the 90th percentile of
+    /// the last 32 load durations, the speed smoothed over
+    /// `speedTimeConstant`, steady motion (rows give no fling physics).
+    func makePredictor() -> ArrivalPredictor {
+        ArrivalPredictor(
+            loadTimeQuantile: 0.9, initialLoadDuration: initialLoadDuration, sampleCapacity: 32, margin: margin,
+            velocityTimeConstant: speedTimeConstant)
+    }
 }

@@ -160,7 +160,7 @@ public final class ScrollViewPrefetcher: Sendable {
     }
 
     /// How many load durations the window has learned from.
-    var observedLoadCount: Int { state.withLock { $0.machine.loadDurations.count } }
+    var observedLoadCount: Int { state.withLock { $0.machine.predictor.observedLoadCount } }
 
     /// Keeps `observation` alive as long as this prefetcher.
     func retain(_ observation: FetchObservation) {
@@ -214,7 +214,7 @@ public final class ScrollViewPrefetcher: Sendable {
     /// The scroll speed the adaptive window sees, in items per second,
     /// positive towards the end of the list; zero for a fixed window.
     public var itemsPerSecond: Double {
-        state.withLock { $0.machine.speed.itemsPerSecond }
+        state.withLock { $0.machine.itemsPerSecond }
     }
 
     /// The direction the window extends in: where the user was last seen scrolling.
