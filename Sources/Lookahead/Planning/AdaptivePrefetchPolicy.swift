@@ -40,7 +40,7 @@
 ///
 /// - Complexity: O(log n + window) per frame: it looks only at the items
 ///   between the viewport and the farthest point it can reach in time.
-public struct AdaptivePrefetchPolicy: PrefetchWindowPolicy, LoadDurationObserving {
+public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserving {
     /// The adaptive core, in points: load durations (the 99th percentile by
     /// default), the frames' velocity, the margin and the fling speed.
     public private(set) var predictor: ArrivalPredictor

@@ -5,16 +5,16 @@
 ///   items visible on the first layout, the window replaced on a reversal.
 /// - `screens(leading:trailing:)`: Texture's ranges, in screenfuls ahead of
 ///   and behind the viewport, swapped when the direction changes.
-/// - `custom`: any ``PrefetchWindowPolicy`` of your own.
+/// - `custom`: any ``PrefetchPolicyProtocol`` of your own.
 public enum PrefetchPolicy: Sendable {
     case system
     case screens(leading: Double = 2.5, trailing: Double = 1.5)
     /// Lookahead's own: each item in time for its predicted appearance (see ``AdaptivePrefetchPolicy``).
     case adaptive
-    case custom(any PrefetchWindowPolicy)
+    case custom(any PrefetchPolicyProtocol)
 
     /// A fresh policy instance, with its own state.
-    public func makeWindowPolicy() -> any PrefetchWindowPolicy {
+    public func makeWindowPolicy() -> any PrefetchPolicyProtocol {
         switch self {
         case .system: SystemPrefetchPolicy()
         case .screens(let leading, let trailing): ScreensPrefetchPolicy(leading: leading, trailing: trailing)
@@ -85,7 +85,7 @@ public protocol LoadDurationObserving {
 ///
 /// The work per frame must follow the window, not the list: use the layout's
 /// `itemPaths(in:)` and flat indices, never a scan of every item.
-public protocol PrefetchWindowPolicy: Sendable {
+public protocol PrefetchPolicyProtocol: Sendable {
     /// The items to hold prefetched now, in the order they should be asked for.
     mutating func window(for context: PrefetchContext, layout: any CollectionLayout) -> [ItemPath]
 
@@ -94,7 +94,7 @@ public protocol PrefetchWindowPolicy: Sendable {
     func displayPriority(for path: ItemPath, context: PrefetchContext, layout: any CollectionLayout) -> FetchPriority
 }
 
-extension PrefetchWindowPolicy {
+extension PrefetchPolicyProtocol {
     /// `.high`: a visible cell's data comes first.
     public func displayPriority(
         for path: ItemPath, context: PrefetchContext, layout: any CollectionLayout

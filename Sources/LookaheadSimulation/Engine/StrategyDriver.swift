@@ -10,7 +10,7 @@ public import Lookahead
 ///
 /// The decisions are the shipped state machines': a ``PrefetchPlanner`` for
 /// the windows (`system`, `nuke`, `texture`, `adaptive`), a
-/// ``PrefetchWindowStateMachine`` with its own debounce and rest check for
+/// ``ScrollViewPrefetcherStateMachine`` with its own debounce and rest check for
 /// `swiftui`, a ``PagingStateMachine`` for `paged` and `paged-fixed`
 /// (retries included, as the runtime ``Pager`` performs them). The driver
 /// performs them on its ``StrategyLoader`` and keeps the one
@@ -37,7 +37,7 @@ package struct StrategyDriver<Loader: StrategyLoader> {
 
     var planner: PrefetchPlanner?
     /// `swiftui`: the ``ScrollViewPrefetcher``'s machine.
-    var window: PrefetchWindowStateMachine?
+    var window: ScrollViewPrefetcherStateMachine?
     var pager: PagingStateMachine<ListItem>?
     /// The pager's requests in flight or backing off, by offset (their load key).
     var pageRequests: [Int: PageRequest] = [:]
@@ -77,7 +77,7 @@ package struct StrategyDriver<Loader: StrategyLoader> {
         planner = strategy.prefetchPolicy.map { PrefetchPlanner(layout: layout, policy: $0) }
         switch strategy {
         case .swiftui:
-            window = PrefetchWindowStateMachine(itemCount: itemCount, sizing: .adaptive())
+            window = ScrollViewPrefetcherStateMachine(itemCount: itemCount, sizing: .adaptive())
         case .paged, .pagedFixed:
             pager = PagingStateMachine(configuration: SimulationStrategy.pagingConfiguration)
         case .none, .all, .batch, .system, .nuke, .texture, .adaptive, .oracle:

@@ -20,7 +20,7 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
     public var maxReachScreens: Double
     /// Whether a fling's passing items are skipped (``AdaptivePrefetchPolicy/yieldsToLandingZone``).
     public var yieldsToLandingZone: Bool
-    /// The fetcher's concurrency limit (`AsyncFetcher(maxConcurrentFetches:)`).
+    /// The fetcher's concurrency limit (`AsyncFetcher(maxConcurrentLoads:)`).
     public var maxConcurrentLoads: Int
 
     /// Creates settings.
@@ -81,7 +81,7 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
                 restingTrailingScreens: \(Self.literal(restingTrailingScreens)),
                 yieldsToLandingZone: \(yieldsToLandingZone),
                 maxReachScreens: \(Self.literal(maxReachScreens))\(floorArgument)))
-        let fetcher = AsyncFetcher<Key, Value>(maxConcurrentFetches: \(maxConcurrentLoads), load: load)
+        let fetcher = AsyncFetcher<Key, Value>(maxConcurrentLoads: \(maxConcurrentLoads), load: load)
         """
     }
 

@@ -67,8 +67,8 @@ struct ArrivalPredictorTests {
         // Given the adaptive window and an independent core with its settings,
         // fed the same visible rows, times and load durations
         var random = SeededRandom(seed: seed)
-        let settings = AdaptivePrefetchWindow()
-        var machine = PrefetchWindowStateMachine(itemCount: 100_000, sizing: .adaptive(settings))
+        let settings = AdaptiveWindowSettings()
+        var machine = ScrollViewPrefetcherStateMachine(itemCount: 100_000, sizing: .adaptive(settings))
         var core = ArrivalPredictor(
             loadTimeQuantile: 0.9, initialLoadDuration: settings.initialLoadDuration, sampleCapacity: 32,
             margin: settings.margin, velocityTimeConstant: settings.speedTimeConstant)

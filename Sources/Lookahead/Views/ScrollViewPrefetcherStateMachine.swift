@@ -21,7 +21,7 @@
 /// `0..<itemCount`, ordered nearest to the visible range first. With
 /// ``PrefetchWindowSizing/adaptive(_:)``, as far ahead as the measured speed
 /// and load time call for, and a few items behind (see
-/// ``AdaptivePrefetchWindow``); it needs the time of each settle
+/// ``AdaptiveWindowSettings``); it needs the time of each settle
 /// (`settle(at:queuedLoadsPerSlot:)`) and learns load times from
 /// `observeLoadDuration(_:)`.
 ///
@@ -43,23 +43,9 @@
 /// SwiftUI (a row can report `onAppear` twice, or after the data shrank):
 /// an index outside `0..<itemCount`, the appearance of a visible index, and
 /// the disappearance of an index that is not visible change nothing.
-public struct PrefetchWindowStateMachine: Sendable {
+public struct ScrollViewPrefetcherStateMachine: Sendable {
     /// What changed in the window at a settle.
-    public struct Update: Hashable, Sendable {
-        /// Indices that entered the window, nearest to the visible range first.
-        public var prefetch: [Int]
-        /// Indices that left the window without ever becoming visible.
-        public var cancel: [Int]
-
-        /// Creates an update.
-        public init(prefetch: [Int] = [], cancel: [Int] = []) {
-            self.prefetch = prefetch
-            self.cancel = cancel
-        }
-
-        /// Whether there is nothing to prefetch and nothing to cancel.
-        public var isEmpty: Bool { prefetch.isEmpty && cancel.isEmpty }
-    }
+    public typealias Update = PrefetchUpdate<Int>
 
     /// The number of items in the list; valid indices are `0..<itemCount`.
     public private(set) var itemCount: Int
@@ -212,7 +198,7 @@ public struct PrefetchWindowStateMachine: Sendable {
     /// with nothing changed, lets its estimate come back to rest.
     public var isMoving: Bool {
         guard case .adaptive = sizing else { return false }
-        return abs(predictor.velocity) >= AdaptivePrefetchWindow.restingSpeed
+        return abs(predictor.velocity) >= AdaptiveWindowSettings.restingSpeed
     }
 
     mutating func settle(time: Duration?, queuedLoadsPerSlot: Double) -> Update {
@@ -255,7 +241,7 @@ public struct PrefetchWindowStateMachine: Sendable {
     /// The adaptive window: targets on both sides, kept items within the
     /// hysteresis, nearest first.
     private mutating func settleAdaptive(
-        _ configuration: AdaptivePrefetchWindow, queuedLoadsPerSlot: Double
+        _ configuration: AdaptiveWindowSettings, queuedLoadsPerSlot: Double
     )
         -> Update
     {
@@ -319,7 +305,7 @@ public struct PrefetchWindowStateMachine: Sendable {
     }
 
     private func adaptiveCounts(
-        _ configuration: AdaptivePrefetchWindow, queuedLoadsPerSlot: Double
+        _ configuration: AdaptiveWindowSettings, queuedLoadsPerSlot: Double
     )
         -> (ahead: Int, behind: Int)
     {

@@ -1,0 +1,65 @@
+// The earlier spellings of renamed public API, kept so that apps written
+// against them still compile (with a warning naming the new spelling). The
+// vocabulary they were renamed to is in docs/design.md ("Glossary").
+
+@available(*, deprecated, renamed: "PrefetchPolicyProtocol")
+public typealias PrefetchWindowPolicy = PrefetchPolicyProtocol
+
+@available(*, deprecated, renamed: "ScrollViewPrefetcherStateMachine")
+public typealias PrefetchWindowStateMachine = ScrollViewPrefetcherStateMachine
+
+@available(*, deprecated, renamed: "AdaptiveWindowSettings")
+public typealias AdaptivePrefetchWindow = AdaptiveWindowSettings
+
+extension AsyncFetcher {
+    /// Creates a fetcher; the limit is now called `maxConcurrentLoads`.
+    @available(*, deprecated, renamed: "init(maxConcurrentLoads:memoryCache:clock:retryPolicy:isTransient:load:)")
+    public convenience init(
+        maxConcurrentFetches: Int,
+        memoryCache: MemoryCache<Key, Value> = MemoryCache(),
+        clock: some Clock<Duration> = ContinuousClock(),
+        retryPolicy: RetryPolicy = .default,
+        isTransient: @escaping @Sendable (any Error) -> Bool = { $0 is any TransientError },
+        load: @escaping @Sendable (Key) async throws -> Value
+    ) {
+        self.init(
+            maxConcurrentLoads: maxConcurrentFetches, memoryCache: memoryCache, clock: clock,
+            retryPolicy: retryPolicy, isTransient: isTransient, load: load)
+    }
+
+    /// The earlier name of ``maxConcurrentLoads``.
+    @available(*, deprecated, renamed: "maxConcurrentLoads")
+    public var maxConcurrentFetches: Int {
+        get { maxConcurrentLoads }
+        set { maxConcurrentLoads = newValue }
+    }
+
+    /// The earlier name of ``runningLoadCount``.
+    @available(*, deprecated, renamed: "runningLoadCount")
+    public var runningFetchCount: Int { runningLoadCount }
+
+    /// The earlier name of ``pendingLoadCount``.
+    @available(*, deprecated, renamed: "pendingLoadCount")
+    public var pendingFetchCount: Int { pendingLoadCount }
+}
+
+extension DataPipeline {
+    /// Creates a pipeline; the limit is now called `maxConcurrentLoads`.
+    @available(
+        *, deprecated,
+        renamed: "init(diskCache:memoryCache:maxConcurrentLoads:retryPolicy:isTransient:fetchData:decode:)"
+    )
+    public convenience init(
+        diskCache: DiskCache,
+        memoryCache: MemoryCache<Key, Value> = MemoryCache(),
+        maxConcurrentFetches: Int,
+        retryPolicy: RetryPolicy = .default,
+        isTransient: @escaping @Sendable (any Error) -> Bool = { $0 is any TransientError },
+        fetchData: @escaping @Sendable (Key) async throws -> [UInt8],
+        decode: @escaping @Sendable (Key, [UInt8]) throws -> Value
+    ) {
+        self.init(
+            diskCache: diskCache, memoryCache: memoryCache, maxConcurrentLoads: maxConcurrentFetches,
+            retryPolicy: retryPolicy, isTransient: isTransient, fetchData: fetchData, decode: decode)
+    }
+}
