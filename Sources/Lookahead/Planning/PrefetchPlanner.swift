@@ -63,9 +63,9 @@ public struct PrefetchPlanner: Sendable {
         needsFirstLayout = false
         guard isEnabled else { return Update() }
 
-        var context = PrefetchContext(
-            frame: frame, visibleItems: visibleItems, direction: direction, isFirstLayout: isFirstLayout)
-        context.loadQueue = loadQueue
+        let context = PrefetchContext(
+            frame: frame, visibleItems: visibleItems, direction: direction, isFirstLayout: isFirstLayout,
+            loadQueue: loadQueue)
         lastContext = context
         let window = policy.window(for: context, layout: layout)
         let wanted = Set(window)

@@ -34,15 +34,21 @@ public struct PrefetchContext: Sendable {
     public var direction: ScrollDirection
     /// True for the first frame after the layout was set up or reloaded.
     public var isFirstLayout: Bool
-    /// The loader's queue, as the driver last reported it.
-    public var loadQueue: LoadQueueState = LoadQueueState()
+    /// The loader's queue as the driver reported it for this frame (the
+    /// `loadQueue` parameter of ``PrefetchPlanner/update(_:loadQueue:)``).
+    public internal(set) var loadQueue: LoadQueueState
 
-    @inlinable
-    public init(frame: ScrollFrame, visibleItems: [ItemPath], direction: ScrollDirection, isFirstLayout: Bool) {
+    /// Creates a context (the planner does, each frame; a test of a policy of
+    /// your own may too).
+    public init(
+        frame: ScrollFrame, visibleItems: [ItemPath], direction: ScrollDirection, isFirstLayout: Bool,
+        loadQueue: LoadQueueState = LoadQueueState()
+    ) {
         self.frame = frame
         self.visibleItems = visibleItems
         self.direction = direction
         self.isFirstLayout = isFirstLayout
+        self.loadQueue = loadQueue
     }
 }
 
