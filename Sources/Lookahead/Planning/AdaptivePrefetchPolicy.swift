@@ -133,29 +133,12 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
             restingFloorScreens: restingFloorScreens, readingPace: readingPace, paceSafetyFactor: paceSafetyFactor)
     }
 
-    /// Creates the policy over a load-duration estimator of your own.
+    /// Creates the policy over a load-duration estimator of your own, with
+    /// the other settings at their defaults (set them afterwards).
     @available(*, deprecated, message: "pass loadTimeQuantile: and initialLoadDuration: instead")
-    public init(
-        estimator: LoadDurationEstimator,
-        margin: Duration = .milliseconds(300),
-        restingSpeed: Double = 40,
-        flingSpeed: Double = 1_200,
-        restingLeadingScreens: Double = 2.5,
-        restingTrailingScreens: Double = 1.5,
-        flyByTime: Duration = .zero,
-        yieldsToLandingZone: Bool = true,
-        maxReachScreens: Double = 6,
-        restingFloorScreens: Double? = nil,
-        readingPace: ReadingPace = ReadingPace(),
-        paceSafetyFactor: Double = 3
-    ) {
-        self.init(
-            predictor: ArrivalPredictor(
-                loadDurations: estimator, margin: margin, flingSpeed: flingSpeed, velocityTimeConstant: .zero),
-            restingSpeed: restingSpeed, restingLeadingScreens: restingLeadingScreens,
-            restingTrailingScreens: restingTrailingScreens, flyByTime: flyByTime,
-            yieldsToLandingZone: yieldsToLandingZone, maxReachScreens: maxReachScreens,
-            restingFloorScreens: restingFloorScreens, readingPace: readingPace, paceSafetyFactor: paceSafetyFactor)
+    public init(estimator: LoadDurationEstimator) {
+        self.init()
+        predictor.loadDurations = estimator
     }
 
     init(

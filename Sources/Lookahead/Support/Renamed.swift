@@ -2,12 +2,15 @@
 // against them still compile (with a warning naming the new spelling). The
 // vocabulary they were renamed to is in docs/design.md ("Glossary").
 
+/// The earlier name of ``PrefetchPolicyProtocol``.
 @available(*, deprecated, renamed: "PrefetchPolicyProtocol")
 public typealias PrefetchWindowPolicy = PrefetchPolicyProtocol
 
+/// The earlier name of ``ScrollViewPrefetcherStateMachine``.
 @available(*, deprecated, renamed: "ScrollViewPrefetcherStateMachine")
 public typealias PrefetchWindowStateMachine = ScrollViewPrefetcherStateMachine
 
+/// The earlier name of ``AdaptiveWindowSettings``.
 @available(*, deprecated, renamed: "AdaptiveWindowSettings")
 public typealias AdaptivePrefetchWindow = AdaptiveWindowSettings
 
