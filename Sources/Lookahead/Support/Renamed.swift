@@ -66,3 +66,27 @@ extension DataPipeline {
             retryPolicy: retryPolicy, isTransient: isTransient, fetchData: fetchData, decode: decode)
     }
 }
+
+extension AdaptivePrefetchPolicy {
+    /// The load durations observed so far, now owned by the ``predictor``.
+    @available(*, deprecated, message: "the policy's ArrivalPredictor owns its load durations")
+    public var estimator: LoadDurationEstimator { predictor.loadDurations }
+
+    /// The median of the same load durations, now read from the ``predictor``.
+    @available(*, deprecated, message: "use predictor.loadTime(atQuantile: 0.5)")
+    public var typicalLoad: LoadDurationEstimator {
+        var typical = predictor.loadDurations
+        typical.quantile = 0.5
+        return typical
+    }
+}
+
+extension ScrollViewPrefetcherStateMachine {
+    /// The adaptive window's speed, now owned by its core.
+    @available(*, deprecated, message: "use itemsPerSecond")
+    public var speed: VelocityEstimator { predictor.velocityEstimator }
+
+    /// The adaptive window's load durations, now owned by its core.
+    @available(*, deprecated, message: "the window's ArrivalPredictor owns its load durations")
+    public var loadDurations: LoadDurationEstimator { predictor.loadDurations }
+}
