@@ -48,7 +48,7 @@ MANIFEST
     cat >"$dir/Sources/Consumer/main.swift" <<'PROGRAM'
 import Lookahead
 
-let fetcher = AsyncFetcher<Int, String>(maxConcurrentFetches: 2) { key in "item \(key)" }
+let fetcher = AsyncFetcher<Int, String>(maxConcurrentLoads: 2) { key in "item \(key)" }
 print(try await fetcher.value(for: 7))
 PROGRAM
 }

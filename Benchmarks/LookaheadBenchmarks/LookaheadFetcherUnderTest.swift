@@ -11,7 +11,7 @@ struct LookaheadFetcherUnderTest: FetcherUnderTest {
         let ledger = CancellationLedger<Int>(tracksCancellations: tracksCancellations)
         self.ledger = ledger
         fetcher = AsyncFetcher(
-            maxConcurrentFetches: 6,
+            maxConcurrentLoads: 6,
             memoryCache: MemoryCache(countLimit: keyCount)
         ) { key in
             ledger.recordStart()

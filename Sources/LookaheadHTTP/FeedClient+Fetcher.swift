@@ -16,7 +16,7 @@ extension FeedClient {
         paddedTo bytes: Int? = nil
     ) -> AsyncFetcher<Int, FeedItem> {
         AsyncFetcher(
-            maxConcurrentFetches: loader.configuration.maximumConnections,
+            maxConcurrentLoads: loader.configuration.maximumConnections,
             memoryCache: memoryCache,
             retryPolicy: retryPolicy,
             isTransient: HTTPLoader.isTransient

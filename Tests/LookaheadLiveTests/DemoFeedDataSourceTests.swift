@@ -55,7 +55,7 @@ struct DemoFeedDataSourceTests {
     @Test("a cell reused for another item withdraws its request, and the load stops")
     func reuseCancels() async throws {
         // Given loads that never finish on their own, two at a time
-        let fetcher = AsyncFetcher<Int, DemoItem>(maxConcurrentFetches: 2) { id in
+        let fetcher = AsyncFetcher<Int, DemoItem>(maxConcurrentLoads: 2) { id in
             try await ContinuousClock().sleep(for: .seconds(3_600))
             return DemoItem(id: id, byteCount: 10)
         }
@@ -63,14 +63,14 @@ struct DemoFeedDataSourceTests {
         let view = makeView(dataSource: dataSource)
         view.isPrefetchingEnabled = false
         view.layoutIfNeeded()
-        try await waitUntil("two loads run") { fetcher.runningFetchCount == 2 }
+        try await waitUntil("two loads run") { fetcher.runningLoadCount == 2 }
 
         // When the grid jumps far away, so that every cell is reused
         view.step(to: Point(x: 0, y: 20 * 96), at: .seconds(1))
 
         // Then the first screen's loads are cancelled, not left to run ahead of the new screen's
         try await waitUntil("the first screen's loads are cancelled") { fetcher.statistics.loadsCancelled >= 2 }
-        try await waitUntil("the queue holds only the new screen") { fetcher.pendingFetchCount == 14 }
+        try await waitUntil("the queue holds only the new screen") { fetcher.pendingLoadCount == 14 }
         for cell in view.visibleCells {
             #expect((cell as? ContentCell<DemoItem>)?.value == nil)
         }
@@ -80,23 +80,23 @@ struct DemoFeedDataSourceTests {
     @Test("when the run ends, withdrawing every request stops every load the grid asked for")
     func endOfRunStopsTheLoads() async throws {
         // Given a grid whose visible cells and prefetches wait for loads that never finish on their own
-        let fetcher = AsyncFetcher<Int, DemoItem>(maxConcurrentFetches: 2) { id in
+        let fetcher = AsyncFetcher<Int, DemoItem>(maxConcurrentLoads: 2) { id in
             try await ContinuousClock().sleep(for: .seconds(3_600))
             return DemoItem(id: id, byteCount: 10)
         }
         let dataSource = DataSource(models: Array(1...400), fetcher: fetcher)
         let view = makeView(dataSource: dataSource)
         view.layoutIfNeeded()
-        try await waitUntil("two loads run") { fetcher.runningFetchCount == 2 }
-        #expect(fetcher.pendingFetchCount >= 14)
+        try await waitUntil("two loads run") { fetcher.runningLoadCount == 2 }
+        #expect(fetcher.pendingLoadCount >= 14)
 
         // When the run ends as `DemoSession.run()` ends it
         view.prefetchDataSource = nil
         dataSource.cancelAllRequests()
 
         // Then no load is left queued or running
-        try await waitUntil("no load is left") { fetcher.pendingFetchCount + fetcher.runningFetchCount == 0 }
-        #expect(fetcher.pendingFetchCount + fetcher.runningFetchCount == 0)
+        try await waitUntil("no load is left") { fetcher.pendingLoadCount + fetcher.runningLoadCount == 0 }
+        #expect(fetcher.pendingLoadCount + fetcher.runningLoadCount == 0)
         #expect(dataSource.prefetchedIdentifiers.isEmpty)
     }
 }

@@ -36,7 +36,7 @@ struct FetchingIntegrationTests {
     func cancellationReachesServer() async throws {
         try await withFeedServer(items: 10) { server, loader in
             let client = FeedClient(loader: loader)
-            let fetcher = AsyncFetcher<Int, FeedItem>(maxConcurrentFetches: 2, isTransient: HTTPLoader.isTransient) {
+            let fetcher = AsyncFetcher<Int, FeedItem>(maxConcurrentLoads: 2, isTransient: HTTPLoader.isTransient) {
                 id in
                 try await client.item(id, latency: .seconds(30))
             }
@@ -61,7 +61,7 @@ struct FetchingIntegrationTests {
             let client = FeedClient(loader: loader)
             for fault in ["500", "truncate", "stall", "malformed"] {
                 let fetcher = AsyncFetcher<Int, FeedItem>(
-                    maxConcurrentFetches: 2, retryPolicy: RetryPolicy(maxAttempts: 2, initialDelay: .milliseconds(1)),
+                    maxConcurrentLoads: 2, retryPolicy: RetryPolicy(maxAttempts: 2, initialDelay: .milliseconds(1)),
                     isTransient: HTTPLoader.isTransient
                 ) { id in
                     try await client.loader.decode(

@@ -219,7 +219,7 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
 
     private func plan(_ frame: ScrollFrame, scrolls: [NestedPrefetchPlanner.CarouselScroll]) {
         lastFrame = frame
-        let queue = LoadQueueState(pending: fetcher.pendingFetchCount, maxConcurrentLoads: fetcher.maxConcurrentFetches)
+        let queue = LoadQueueState(pending: fetcher.pendingLoadCount, maxConcurrentLoads: fetcher.maxConcurrentLoads)
         let update = planner.update(frame, carousels: scrolls, loadQueue: queue)
         // Consumed: what is on screen now is the cells' business.
         if !prefetchedKeys.isEmpty {

@@ -17,12 +17,12 @@ struct PagingLink {
     /// The origin of the rows the view shows.
     var displayedOrigin: Int
     /// The scroll speed in rows per second, from the frames planned.
-    var speed = ScrollSpeedEstimator()
+    var speed = VelocityEstimator()
 
     /// A cell for `path` was asked for.
     func accessed(_ path: ItemPath) {
         guard path.section == 0, path.item >= 0 else { return }
-        access(path.item + displayedOrigin - origin(), speed.itemsPerSecond)
+        access(path.item + displayedOrigin - origin(), speed.velocity)
     }
 
     /// A frame was planned: samples the speed and reports the farthest

@@ -278,8 +278,8 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
         sampleIfNeeded(around: frame)
         if traceRecorder != nil { record(frame, announcesTarget: announcesTarget) }
         let queue = LoadQueueState(
-            pending: fetcher.pendingFetchCount,
-            maxConcurrentLoads: fetcher.maxConcurrentFetches)
+            pending: fetcher.pendingLoadCount,
+            maxConcurrentLoads: fetcher.maxConcurrentLoads)
         let update = planner.update(frame, loadQueue: queue)
         // Consumed: what is on screen now is the cells' business.
         for path in planner.visibleItems { prefetchedKeys[path] = nil }

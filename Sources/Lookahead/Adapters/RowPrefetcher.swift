@@ -65,7 +65,7 @@ public final class RowPrefetcher<Key: Hashable & Sendable, Value: Sendable> {
         self.rows = ScrollViewPrefetcher(
             itemCount: keys.count, window: window, debounce: debounce, clock: clock,
             queuedLoadsPerSlot: { [fetcher = prefetcher.fetcher] in
-                Double(fetcher.pendingFetchCount) / Double(max(1, fetcher.maxConcurrentFetches))
+                Double(fetcher.pendingLoadCount) / Double(max(1, fetcher.maxConcurrentLoads))
             },
             prefetch: { enqueue(false, $0) }, cancel: { enqueue(true, $0) })
         drain.withLock { $0 = { Task { @MainActor [weak self] in self?.applyPending() } } }

@@ -11,7 +11,9 @@
 /// deceleration it announced: until the deceleration ends, a new drag
 /// begins, or the content jumps.
 struct ScrollTracker: Sendable {
-    private var last: (time: Duration, offsetY: Double, velocity: Double)?
+    /// The velocity between reports: the library's one estimator, as a
+    /// finite difference (a scroll view's velocity is per frame, not smoothed).
+    private var velocity = VelocityEstimator(timeConstant: .zero)
     /// The target of the fling under way, if one was announced.
     private(set) var target: Point?
 
@@ -27,18 +29,14 @@ struct ScrollTracker: Sendable {
             viewportSize.height.isFinite, viewportSize.width > 0, viewportSize.height > 0,
             reported?.isFinite ?? true
         else { return nil }
-        var velocity = 0.0
         if let reported {
-            velocity = reported
-        } else if let last, time > last.time {
-            velocity = (contentOffset.y - last.offsetY) / (time - last.time).seconds
-        } else if let last, time == last.time {
-            velocity = last.velocity
+            velocity.record(velocity: reported, position: contentOffset.y, at: time)
+        } else {
+            // A clock that went back starts the measurement afresh.
+            velocity.record(position: contentOffset.y, at: time)
         }
-        // A clock that went back starts the measurement afresh.
-        last = (time, contentOffset.y, velocity)
         return ScrollFrame(
-            visibleRect: Rect(origin: contentOffset, size: viewportSize), velocity: velocity, time: time,
+            visibleRect: Rect(origin: contentOffset, size: viewportSize), velocity: velocity.velocity, time: time,
             targetOffset: target)
     }
 
@@ -55,7 +53,7 @@ struct ScrollTracker: Sendable {
 
     /// Forgets the motion: the next report starts at rest.
     mutating func reset() {
-        last = nil
+        velocity.reset()
         target = nil
     }
 }

@@ -23,7 +23,7 @@
 /// - A load stops only when nobody wants it, and then its task is cancelled,
 ///   so a loader that honours cancellation (URLSession, AsyncHTTPClient)
 ///   really stops.
-/// - At most `maxConcurrentFetches` loads run; the rest wait, highest priority
+/// - At most `maxConcurrentLoads` loads run; the rest wait, highest priority
 ///   first, FIFO within a priority. A load shared by several requests runs at
 ///   the highest of their priorities.
 /// - A request may say when its item is predicted to appear
@@ -45,7 +45,7 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
     /// Creates a fetcher.
     ///
     /// - Parameters:
-    ///   - maxConcurrentFetches: the most loads that run at once (at least 1).
+    ///   - maxConcurrentLoads: the most loads that run at once (at least 1).
     ///   - memoryCache: where loaded values are kept.
     ///   - clock: the clock retry delays and load durations (in the load
     ///     events) are measured on.
@@ -60,7 +60,7 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
     ///     at once; the attempt that loses is cancelled.
     @inlinable
     public init(
-        maxConcurrentFetches: Int = 6,
+        maxConcurrentLoads: Int = 6,
         memoryCache: MemoryCache<Key, Value> = MemoryCache(),
         clock: some Clock<Duration> = ContinuousClock(),
         retryPolicy: RetryPolicy = .default,
@@ -68,13 +68,13 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
         hedging: FetchHedging = .off,
         load: @escaping @Sendable (Key) async throws -> Value
     ) {
-        precondition(maxConcurrentFetches >= 1, "maxConcurrentFetches must be at least 1, got \(maxConcurrentFetches)")
+        precondition(maxConcurrentLoads >= 1, "maxConcurrentLoads must be at least 1, got \(maxConcurrentLoads)")
         if case .after(let threshold) = hedging {
             precondition(threshold > .zero, "hedging: .after needs a threshold above zero, got \(threshold)")
         }
         self.memoryCache = memoryCache
         self.core = FetcherCore(
-            maxConcurrentLoads: maxConcurrentFetches,
+            maxConcurrentLoads: maxConcurrentLoads,
             retryPolicy: retryPolicy,
             memoryCache: memoryCache,
             sleep: { duration in try await clock.sleep(for: duration) },
@@ -245,10 +245,10 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
 
     /// The most loads that run at once. Raising it starts waiting loads at once.
     @inlinable
-    public var maxConcurrentFetches: Int {
+    public var maxConcurrentLoads: Int {
         get { core.state.withLock { $0.scheduler.maxConcurrentLoads } }
         set {
-            precondition(newValue >= 1, "maxConcurrentFetches must be at least 1, got \(newValue)")
+            precondition(newValue >= 1, "maxConcurrentLoads must be at least 1, got \(newValue)")
             core.update { state, _ in state.scheduler.maxConcurrentLoads = newValue }
         }
     }
@@ -268,13 +268,13 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
 
     /// Loads running now (including cancelled ones still winding down).
     @inlinable
-    public var runningFetchCount: Int {
+    public var runningLoadCount: Int {
         core.state.withLock { $0.scheduler.runningCount }
     }
 
     /// Loads waiting for a free slot.
     @inlinable
-    public var pendingFetchCount: Int {
+    public var pendingLoadCount: Int {
         core.state.withLock { $0.scheduler.pendingCount }
     }
 

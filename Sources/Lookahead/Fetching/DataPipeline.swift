@@ -49,7 +49,7 @@ public final class DataPipeline<Key: Hashable & Sendable & CustomStringConvertib
     /// - Parameters:
     ///   - diskCache: where bytes are kept.
     ///   - memoryCache: where decoded values are kept.
-    ///   - maxConcurrentFetches: the most byte loads at once, and the most
+    ///   - maxConcurrentLoads: the most byte loads at once, and the most
     ///     value loads at once (at least 1).
     ///   - retryPolicy: how transient failures of `fetchData` are retried.
     ///   - isTransient: which errors of `fetchData` are worth a retry.
@@ -59,7 +59,7 @@ public final class DataPipeline<Key: Hashable & Sendable & CustomStringConvertib
     public init(
         diskCache: DiskCache,
         memoryCache: MemoryCache<Key, Value> = MemoryCache(),
-        maxConcurrentFetches: Int = 6,
+        maxConcurrentLoads: Int = 6,
         retryPolicy: RetryPolicy = .default,
         isTransient: @escaping @Sendable (any Error) -> Bool = { $0 is any TransientError },
         fetchData: @escaping @Sendable (Key) async throws -> [UInt8],
@@ -68,7 +68,7 @@ public final class DataPipeline<Key: Hashable & Sendable & CustomStringConvertib
         let writeFailures = LockedValue(0)
         let disk = DiskWorkQueue(label: "Lookahead.DataPipeline.disk")
         let dataFetcher = AsyncFetcher<Key, [UInt8]>(
-            maxConcurrentFetches: maxConcurrentFetches,
+            maxConcurrentLoads: maxConcurrentLoads,
             memoryCache: MemoryCache(countLimit: 0),
             retryPolicy: retryPolicy,
             isTransient: isTransient
@@ -86,7 +86,7 @@ public final class DataPipeline<Key: Hashable & Sendable & CustomStringConvertib
         self.dataFetcher = dataFetcher
         self.writeFailures = writeFailures
         self.fetcher = AsyncFetcher(
-            maxConcurrentFetches: maxConcurrentFetches,
+            maxConcurrentLoads: maxConcurrentLoads,
             memoryCache: memoryCache,
             retryPolicy: .never
         ) { key in

@@ -49,21 +49,20 @@ public struct PagingStateMachine<Item: Identifiable & Sendable> {
     }
 
     /// Where one load (initial, append or prepend) stands.
-    @usableFromInline
     enum Slot: Hashable {
         case idle
         case loading(PageRequest, failures: Int)
         case backingOff(PageRequest, failures: Int)
         case failed(PageRequest, error: String)
 
-        @usableFromInline var isIdle: Bool { self == .idle }
+        var isIdle: Bool { self == .idle }
 
-        @usableFromInline var inFlight: PageRequest? {
+        var inFlight: PageRequest? {
             if case .loading(let request, _) = self { return request }
             return nil
         }
 
-        @usableFromInline var request: PageRequest? {
+        var request: PageRequest? {
             switch self {
             case .idle: return nil
             case .loading(let request, _), .backingOff(let request, _), .failed(let request, _): return request
@@ -72,22 +71,19 @@ public struct PagingStateMachine<Item: Identifiable & Sendable> {
     }
 
     /// A neighbouring page to load: where it starts and how many items.
-    @usableFromInline
     struct Neighbour: Hashable {
-        @usableFromInline var key: PageRequest.Key
-        @usableFromInline var limit: Int
+        var key: PageRequest.Key
+        var limit: Int
     }
 
-    @usableFromInline
     struct PageRecord {
         /// Items kept from the page after de-duplication.
-        @usableFromInline var count: Int
-        @usableFromInline var next: Neighbour?
-        @usableFromInline var previous: Neighbour?
+        var count: Int
+        var next: Neighbour?
+        var previous: Neighbour?
     }
 
     /// How the last access asked for more.
-    @usableFromInline
     enum AccessHint: Hashable {
         case fixed
         case adaptive(itemsPerSecond: Double, pageLatency: Duration)
@@ -95,19 +91,19 @@ public struct PagingStateMachine<Item: Identifiable & Sendable> {
 
     public let configuration: PagingConfiguration
 
-    @usableFromInline var pages: Deque<PageRecord> = []
-    @usableFromInline var storage: Deque<Item> = []
-    @usableFromInline var ids: Set<Item.ID> = []
+    var pages: Deque<PageRecord> = []
+    var storage: Deque<Item> = []
+    var ids: Set<Item.ID> = []
     /// The position of the first loaded item.
-    @usableFromInline var leading = 0
-    @usableFromInline var knownTotalCount: Int?
-    @usableFromInline var lastAccess: Int?
-    @usableFromInline var hint = AccessHint.fixed
-    @usableFromInline var initial = Slot.idle
-    @usableFromInline var append = Slot.idle
-    @usableFromInline var prepend = Slot.idle
-    @usableFromInline var generation = 0
-    @usableFromInline var isStarted = false
+    var leading = 0
+    var knownTotalCount: Int?
+    var lastAccess: Int?
+    var hint = AccessHint.fixed
+    var initial = Slot.idle
+    var append = Slot.idle
+    var prepend = Slot.idle
+    var generation = 0
+    var isStarted = false
 
     /// Creates a state machine; nothing loads until `start()`.
     public init(configuration: PagingConfiguration) {
@@ -361,8 +357,11 @@ public struct PagingStateMachine<Item: Identifiable & Sendable> {
     func wantsMore(itemsAhead: Int, _ sign: Double) -> Bool {
         if itemsAhead < configuration.prefetchDistance { return true }
         guard case .adaptive(let velocity, let latency) = hint, velocity * sign > 0 else { return false }
-        let remainingTime = Double(itemsAhead) / (velocity * sign)
-        return remainingTime <= (latency + configuration.adaptiveMargin).seconds
+        // The core's prediction, in items: where the user will be when a page
+        // asked for now has loaded (Texture's `remainingTime = remainingDistance /
+        // velocity`, turned around).
+        let predictor = ArrivalPredictor(margin: configuration.adaptiveMargin)
+        return Double(itemsAhead) <= predictor.reach(speed: velocity * sign, loadTime: latency)
     }
 
     mutating func deduplicated(_ items: [Item]) -> [Item] {

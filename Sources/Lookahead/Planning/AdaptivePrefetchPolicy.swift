@@ -6,8 +6,11 @@
 /// - It predicts when each item ahead enters the viewport. At fling speeds
 ///   it uses UIScrollView's deceleration (0.998 per ms; the fling comes to
 ///   rest 0.499·v away). At drag speeds it assumes the finger keeps going.
-/// - It estimates how long a load takes: the 90th percentile of recent load
+/// - It estimates how long a load takes: the 99th percentile of recent load
 ///   durations (fed back by the driver), plus the wait in the loader's queue.
+///   Both predictions — when an item appears, when its load lands — come
+///   from its ``ArrivalPredictor``, the core the SwiftUI window and the
+///   paging trigger share.
 /// - It asks for an item when its predicted appearance falls within that
 ///   estimate plus a margin, earliest appearance first.
 /// - In a fast fling it skips the items the fling will have carried off the
@@ -37,17 +40,24 @@
 ///
 /// - Complexity: O(log n + window) per frame: it looks only at the items
 ///   between the viewport and the farthest point it can reach in time.
-public struct AdaptivePrefetchPolicy: PrefetchWindowPolicy, LoadDurationObserving {
-    /// Load durations observed so far.
-    public var estimator: LoadDurationEstimator
+public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserving {
+    /// The adaptive core, in points: load durations (the 99th percentile by
+    /// default), the frames' velocity, the margin and the fling speed.
+    public private(set) var predictor: ArrivalPredictor
     /// Added to the load estimate: a load asked for exactly in time would
     /// still be late one time in ten.
-    public var margin: Duration
+    public var margin: Duration {
+        get { predictor.margin }
+        set { predictor.margin = newValue }
+    }
     /// Below this speed (pt/s) the list counts as resting.
     public var restingSpeed: Double
     /// Above this speed (pt/s) the motion counts as a fling (decelerating);
     /// below it, as a drag (steady).
-    public var flingSpeed: Double
+    public var flingSpeed: Double {
+        get { predictor.flingSpeed }
+        set { predictor.flingSpeed = newValue }
+    }
     /// At most this many screens held ahead (in the last direction of
     /// travel) while resting, and always ahead while moving: the window of a
     /// fast reader.
@@ -67,8 +77,6 @@ public struct AdaptivePrefetchPolicy: PrefetchWindowPolicy, LoadDurationObservin
     public var paceSafetyFactor: Double
     /// In a fling, an item that would be on screen for less than this is skipped.
     public var flyByTime: Duration
-    /// Typical load durations (the median), for what a fling passes by.
-    public var typicalLoad: LoadDurationEstimator
     /// Whether a fling's passing items are skipped and shown at low priority.
     public var yieldsToLandingZone: Bool
     /// How far, in screens, the policy looks ahead at most.
@@ -82,8 +90,27 @@ public struct AdaptivePrefetchPolicy: PrefetchWindowPolicy, LoadDurationObservin
     /// deceleration, the only motion whose landing the physics predicts.
     var isCoasting = false
 
+    /// Creates the policy.
+    ///
+    /// - Parameters:
+    ///   - loadTimeQuantile: the quantile of recent load durations planned
+    ///     for (the 99th percentile: a blank cell costs more than a wasted load).
+    ///   - initialLoadDuration: the load time assumed before any is observed.
+    ///   - margin: added to the expected load time.
+    ///   - restingSpeed: below this speed (pt/s) the list rests.
+    ///   - flingSpeed: above this speed (pt/s) the motion is a fling.
+    ///   - restingLeadingScreens: the window ahead at rest (and the cap of a paced one).
+    ///   - restingTrailingScreens: the window behind at rest.
+    ///   - flyByTime: what a fling shows for less than this is skipped.
+    ///   - yieldsToLandingZone: whether a fling's passing items yield to its landing.
+    ///   - maxReachScreens: the farthest the policy looks ahead, in screens.
+    ///   - restingFloorScreens: when set, the window ahead follows the
+    ///     reader's pace, down to this many screens.
+    ///   - readingPace: how the pace is measured.
+    ///   - paceSafetyFactor: how many times the paced distance is held.
     public init(
-        estimator: LoadDurationEstimator = LoadDurationEstimator(quantile: 0.99),
+        loadTimeQuantile: Double = 0.99,
+        initialLoadDuration: Duration = .milliseconds(300),
         margin: Duration = .milliseconds(300),
         restingSpeed: Double = 40,
         flingSpeed: Double = 1_200,
@@ -96,16 +123,35 @@ public struct AdaptivePrefetchPolicy: PrefetchWindowPolicy, LoadDurationObservin
         readingPace: ReadingPace = ReadingPace(),
         paceSafetyFactor: Double = 3
     ) {
-        self.estimator = estimator
-        self.margin = margin
+        self.init(
+            predictor: ArrivalPredictor(
+                loadTimeQuantile: loadTimeQuantile, initialLoadDuration: initialLoadDuration, margin: margin,
+                flingSpeed: flingSpeed),
+            restingSpeed: restingSpeed, restingLeadingScreens: restingLeadingScreens,
+            restingTrailingScreens: restingTrailingScreens, flyByTime: flyByTime,
+            yieldsToLandingZone: yieldsToLandingZone, maxReachScreens: maxReachScreens,
+            restingFloorScreens: restingFloorScreens, readingPace: readingPace, paceSafetyFactor: paceSafetyFactor)
+    }
+
+    /// Creates the policy over a load-duration estimator of your own, with
+    /// the other settings at their defaults (set them afterwards).
+    @available(*, deprecated, message: "pass loadTimeQuantile: and initialLoadDuration: instead")
+    public init(estimator: LoadDurationEstimator) {
+        self.init()
+        predictor.loadDurations = estimator
+    }
+
+    init(
+        predictor: ArrivalPredictor, restingSpeed: Double, restingLeadingScreens: Double,
+        restingTrailingScreens: Double, flyByTime: Duration, yieldsToLandingZone: Bool, maxReachScreens: Double,
+        restingFloorScreens: Double?, readingPace: ReadingPace, paceSafetyFactor: Double
+    ) {
+        self.predictor = predictor
         self.restingSpeed = restingSpeed
-        self.flingSpeed = flingSpeed
         self.restingLeadingScreens = restingLeadingScreens
         self.restingTrailingScreens = restingTrailingScreens
         self.flyByTime = flyByTime
         self.yieldsToLandingZone = yieldsToLandingZone
-        self.typicalLoad = LoadDurationEstimator(
-            quantile: 0.5, prior: estimator.prior, capacity: estimator.capacity)
         self.maxReachScreens = maxReachScreens
         self.restingFloorScreens = restingFloorScreens
         self.readingPace = readingPace
@@ -120,9 +166,9 @@ public struct AdaptivePrefetchPolicy: PrefetchWindowPolicy, LoadDurationObservin
         return min(cap, max((restingFloorScreens ?? restingLeadingScreens) * screen, paced))
     }
 
+    /// Records one load's duration in the core.
     public mutating func observeLoadDuration(_ duration: Duration) {
-        estimator.record(duration)
-        typicalLoad.record(duration)
+        predictor.observeLoadDuration(duration)
     }
 
     /// Seconds until a fling at `speed` has carried `frame` off the screen,
@@ -142,8 +188,8 @@ public struct AdaptivePrefetchPolicy: PrefetchWindowPolicy, LoadDurationObservin
         guard yieldsToLandingZone, isCoasting, speed >= flingSpeed,
             let passes = passTime(of: frame, visible: visible, forward: forward, speed: speed)
         else { return false }
-        let typical = typicalLoad.estimate / .seconds(1)
-        let waves = 1 + Double(queue.pending) / Double(queue.maxConcurrentLoads)
+        let typical = predictor.loadTime(atQuantile: 0.5) / .seconds(1)
+        let waves = 1 + queue.queuedLoadsPerSlot
         return passes < typical * waves * (isHeld ? 0.5 : 1)
     }
 
@@ -163,17 +209,7 @@ public struct AdaptivePrefetchPolicy: PrefetchWindowPolicy, LoadDurationObservin
     /// How long a load asked for now is expected to take: the estimate, plus
     /// the wait behind the loads already queued.
     public func expectedLoadTime(queue: LoadQueueState) -> Duration {
-        let estimate = estimator.estimate
-        let waves = Double(queue.pending) / Double(queue.maxConcurrentLoads)
-        return estimate + estimate * waves
-    }
-
-    /// When an item `distance` points ahead enters the viewport at `speed`
-    /// (seconds), or `nil` if it will not.
-    func appearance(inDistance distance: Double, speed: Double) -> Double? {
-        if distance <= 0 { return 0 }
-        if speed >= flingSpeed { return ScrollPhysics.time(toTravel: distance, velocity: speed) }
-        return distance / speed
+        predictor.expectedLoadTime(queuedLoadsPerSlot: queue.queuedLoadsPerSlot)
     }
 
     /// Whether `frame` continues a fling that coasts under UIScrollView's
@@ -196,11 +232,12 @@ public struct AdaptivePrefetchPolicy: PrefetchWindowPolicy, LoadDurationObservin
         isCoasting = coasts(context.frame) || (announced != nil && abs(context.frame.velocity) >= flingSpeed)
         lastMotion = (context.frame.time, context.frame.velocity)
         let visible = context.frame.visibleRect
+        predictor.record(velocity: context.frame.velocity, position: visible.minY, at: context.frame.time)
         readingPace.record(offset: visible.minY, at: context.frame.time)
         let screen = max(visible.height, 1)
-        let speed = abs(context.frame.velocity)
+        let speed = abs(predictor.velocity)
         let visibleSet = Set(context.visibleItems)
-        let horizon = (expectedLoadTime(queue: context.loadQueue) + margin) / .seconds(1)
+        let horizon = predictor.horizon(queuedLoadsPerSlot: context.loadQueue.queuedLoadsPerSlot)
 
         var wanted: [(time: Double, distance: Double, path: ItemPath)] = []
         let isResting = speed < restingSpeed
@@ -210,9 +247,7 @@ public struct AdaptivePrefetchPolicy: PrefetchWindowPolicy, LoadDurationObservin
         let lead = leadDistance(screen: screen, horizon: horizon)
         var reach = lead
         if !isResting {
-            let travel =
-                speed >= flingSpeed
-                ? ScrollPhysics.distance(after: horizon, velocity: speed) : speed * horizon
+            let travel = predictor.distance(travelledIn: horizon, speed: speed)
             reach = min(max(reach, travel + screen / 4), maxReachScreens * screen)
         }
         let trailingShare = restingLeadingScreens > 0 ? restingTrailingScreens / restingLeadingScreens : 0
@@ -248,7 +283,7 @@ public struct AdaptivePrefetchPolicy: PrefetchWindowPolicy, LoadDurationObservin
                 wanted.append((horizon + distance / screen, distance, path))
                 continue
             }
-            guard let appears = appearance(inDistance: distance, speed: speed) else { continue }
+            guard let appears = predictor.appearance(inDistance: distance, speed: speed) else { continue }
             if isPassedBy(frame, visible: visible, forward: forward, speed: speed, queue: context.loadQueue) {
                 continue
             }

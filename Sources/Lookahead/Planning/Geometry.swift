@@ -3,7 +3,6 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
     public var x: Double
     public var y: Double
 
-    @inlinable
     public init(x: Double, y: Double) {
         self.x = x
         self.y = y
@@ -19,7 +18,6 @@ public struct Size: Hashable, Sendable, CustomStringConvertible {
     public var width: Double
     public var height: Double
 
-    @inlinable
     public init(width: Double, height: Double) {
         self.width = width
         self.height = height
@@ -38,35 +36,31 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     public var origin: Point
     public var size: Size
 
-    @inlinable
     public init(origin: Point, size: Size) {
         self.origin = origin
         self.size = size
     }
 
-    @inlinable
     public init(x: Double, y: Double, width: Double, height: Double) {
         self.init(origin: Point(x: x, y: y), size: Size(width: width, height: height))
     }
 
     public static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
 
-    @inlinable public var minX: Double { origin.x }
-    @inlinable public var minY: Double { origin.y }
-    @inlinable public var maxX: Double { origin.x + size.width }
-    @inlinable public var maxY: Double { origin.y + size.height }
-    @inlinable public var width: Double { size.width }
-    @inlinable public var height: Double { size.height }
+    public var minX: Double { origin.x }
+    public var minY: Double { origin.y }
+    public var maxX: Double { origin.x + size.width }
+    public var maxY: Double { origin.y + size.height }
+    public var width: Double { size.width }
+    public var height: Double { size.height }
 
     /// Whether the two rectangles share an area (touching edges do not count).
-    @inlinable
     public func intersects(_ other: Rect) -> Bool {
         minX < other.maxX && other.minX < maxX && minY < other.maxY && other.minY < maxY
     }
 
     /// The vertical gap between this rectangle and `other`: 0 when they
     /// overlap vertically. Prefetch candidates are ordered by it.
-    @inlinable
     public func verticalDistance(to other: Rect) -> Double {
         if maxY <= other.minY { return other.minY - maxY }
         if other.maxY <= minY { return minY - other.maxY }

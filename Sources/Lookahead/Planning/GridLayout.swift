@@ -45,19 +45,15 @@ public struct GridLayout: CollectionLayout {
     /// - Complexity: O(1).
     public let contentSize: Size
 
-    @usableFromInline
     let sections: SectionTable
 
     /// The y of each section's first row (of where it would be, when empty).
-    @usableFromInline
     let sectionTops: [Double]
 
     /// `itemSize.width + spacing`: from one column's x to the next.
-    @usableFromInline
     let columnPitch: Double
 
     /// `itemSize.height + spacing`: from one row's y to the next.
-    @usableFromInline
     let rowPitch: Double
 
     /// Creates a grid whose items have the given aspect ratio.
@@ -151,7 +147,6 @@ public struct GridLayout: CollectionLayout {
         return itemWidth
     }
 
-    @inlinable
     static func rowCount(items: Int, columns: Int) -> Int {
         items / columns + (items % columns == 0 ? 0 : 1)
     }
@@ -159,22 +154,18 @@ public struct GridLayout: CollectionLayout {
     // MARK: - CollectionLayout
 
     /// - Complexity: O(1).
-    @inlinable
     public var numberOfSections: Int { sections.numberOfSections }
 
     /// - Complexity: O(1).
-    @inlinable
     public func numberOfItems(inSection section: Int) -> Int { sections.numberOfItems(inSection: section) }
 
     /// - Complexity: O(1).
-    @inlinable
     public var totalItemCount: Int { sections.totalItemCount }
 
     /// The frame of the item at `path`.
     ///
     /// - Precondition: `path` is a valid item path.
     /// - Complexity: O(1): a division for the row and column, and two products.
-    @inlinable
     public func frame(at path: ItemPath) -> Rect {
         _ = sections.flatIndex(of: path)  // validates the path
         let row = path.item / columns
@@ -198,7 +189,6 @@ public struct GridLayout: CollectionLayout {
     ///   number of items returned and t the number of sections `rect` spans
     ///   vertically (a section is visited even when its rows in the range lack
     ///   the columns asked for, as a short last row can).
-    @inlinable
     public func itemPaths(in rect: Rect) -> [ItemPath] {
         // Each predicate negates, or is, one clause of `Rect.intersects`, so that
         // the ranges hold exactly the frames it accepts (NaN included).
@@ -247,11 +237,9 @@ public struct GridLayout: CollectionLayout {
     }
 
     /// - Complexity: O(1).
-    @inlinable
     public func flatIndex(of path: ItemPath) -> Int { sections.flatIndex(of: path) }
 
     /// - Complexity: O(log s), where s is the number of sections.
-    @inlinable
     public func itemPath(atFlatIndex index: Int) -> ItemPath { sections.itemPath(atFlatIndex: index) }
 
     // MARK: - Geometry
@@ -261,7 +249,6 @@ public struct GridLayout: CollectionLayout {
     ///
     /// Non-decreasing in `section`, which is what lets ``itemPaths(in:)`` search
     /// the sections by it.
-    @inlinable
     func sectionBottom(_ section: Int) -> Double {
         let count = sections.itemStarts[section + 1] - sections.itemStarts[section]
         let rows = Self.rowCount(items: count, columns: columns)

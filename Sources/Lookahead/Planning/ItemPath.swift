@@ -6,22 +6,19 @@ public struct ItemPath: Hashable, Sendable, Comparable, CustomStringConvertible 
     public var section: Int
     public var item: Int
 
-    @inlinable
     public init(item: Int, section: Int) {
         self.section = section
         self.item = item
     }
 
     /// The table view name for `item`.
-    @inlinable
     public init(row: Int, section: Int) {
         self.init(item: row, section: section)
     }
 
     /// The table view name for `item`.
-    @inlinable public var row: Int { item }
+    public var row: Int { item }
 
-    @inlinable
     public static func < (lhs: ItemPath, rhs: ItemPath) -> Bool {
         (lhs.section, lhs.item) < (rhs.section, rhs.item)
     }

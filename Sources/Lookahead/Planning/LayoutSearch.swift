@@ -1,11 +1,9 @@
 /// Binary searches over integer ranges, for the layouts.
-@usableFromInline
 enum LayoutSearch {
     /// The first index of `range` for which `isInSecondPart` holds, or
     /// `range.upperBound`; `isInSecondPart` must be false, then true, over `range`.
     ///
     /// - Complexity: O(log n) calls to `isInSecondPart`.
-    @inlinable
     static func partitionPoint(in range: Range<Int>, where isInSecondPart: (Int) -> Bool) -> Int {
         var low = range.lowerBound
         var high = range.upperBound
@@ -22,7 +20,6 @@ enum LayoutSearch {
     ///
     /// The guess only saves time; the exact predicate decides the answer, so
     /// the result never depends on how the guess was rounded.
-    @inlinable
     static func partitionPoint(
         in range: Range<Int>, near guess: Double, where isInSecondPart: (Int) -> Bool
     ) -> Int {

@@ -39,19 +39,15 @@ public struct ListLayout: CollectionLayout {
     public let contentSize: Size
 
     /// The height of every row when they all share one; unused otherwise.
-    @usableFromInline
     let rowHeight: Double
 
     /// The rows' boundaries, section by section (see the type's discussion),
     /// or empty when all rows are `rowHeight` high.
-    @usableFromInline
     let boundaries: [Double]
 
     /// The y of each section's first row (of where it would be, when empty).
-    @usableFromInline
     let sectionTops: [Double]
 
-    @usableFromInline
     let sections: SectionTable
 
     /// Creates a list whose rows all have the same height.
@@ -151,19 +147,15 @@ public struct ListLayout: CollectionLayout {
     // MARK: - CollectionLayout
 
     /// - Complexity: O(1).
-    @inlinable
     public var numberOfSections: Int { sections.numberOfSections }
 
     /// - Complexity: O(1).
-    @inlinable
     public func numberOfItems(inSection section: Int) -> Int { sections.numberOfItems(inSection: section) }
 
     /// - Complexity: O(1).
-    @inlinable
     public var totalItemCount: Int { sections.totalItemCount }
 
     /// Always 1: every row takes the full width.
-    @inlinable
     public var columns: Int { 1 }
 
     /// The frame of the row at `path`: full width, from its top to the next row's.
@@ -171,7 +163,6 @@ public struct ListLayout: CollectionLayout {
     /// - Precondition: `path` is a valid item path.
     /// - Complexity: O(1): the row's flat index is its section's start plus
     ///   its item, and its boundaries are two array reads (or two products).
-    @inlinable
     public func frame(at path: ItemPath) -> Rect {
         rowFrame(flatIndex: sections.flatIndex(of: path), section: path.section)
     }
@@ -188,7 +179,6 @@ public struct ListLayout: CollectionLayout {
     /// - Complexity: O(log s + log n + k), where s is the number of sections,
     ///   n the number of rows and k the number of rows returned (k + 2 rows
     ///   are visited at most, plus zero-height rows on `rect`'s edges).
-    @inlinable
     public func itemPaths(in rect: Rect) -> [ItemPath] {
         // Every row spans the full width, so a rect beside the content misses them all.
         // Written like `Rect.intersects`, so that a NaN coordinate misses too.
@@ -224,17 +214,14 @@ public struct ListLayout: CollectionLayout {
     }
 
     /// - Complexity: O(1).
-    @inlinable
     public func flatIndex(of path: ItemPath) -> Int { sections.flatIndex(of: path) }
 
     /// - Complexity: O(log s), where s is the number of sections.
-    @inlinable
     public func itemPath(atFlatIndex index: Int) -> ItemPath { sections.itemPath(atFlatIndex: index) }
 
     // MARK: - Geometry
 
     /// The frame of flat row `index`, which belongs to `section`.
-    @inlinable
     func rowFrame(flatIndex index: Int, section: Int) -> Rect {
         guard boundaries.isEmpty else {
             let top = boundaries[index + section]
@@ -248,7 +235,6 @@ public struct ListLayout: CollectionLayout {
     ///
     /// Non-decreasing in `section`, which is what lets ``itemPaths(in:)`` search
     /// the sections by it.
-    @inlinable
     func sectionBottom(_ section: Int) -> Double {
         let end = sections.itemStarts[section + 1]
         guard boundaries.isEmpty else { return boundaries[end + section] }
@@ -259,7 +245,6 @@ public struct ListLayout: CollectionLayout {
 
     /// The flat index of the first row of `section` whose bottom is at least
     /// `y`, or the end of the section.
-    @inlinable
     func firstRow(inSection section: Int, withBottomAtLeast y: Double) -> Int {
         let start = sections.itemStarts[section]
         let rows = start..<sections.itemStarts[section + 1]

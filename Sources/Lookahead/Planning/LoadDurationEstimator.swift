@@ -1,3 +1,6 @@
+// A running quantile of load durations: the load-time half of the adaptive
+// core (ArrivalPredictor).
+
 /// A running quantile of observed load durations.
 ///
 /// Keeps the most recent `capacity` observations, so that the estimate
@@ -10,8 +13,11 @@
 /// the estimate — read on every frame, while loads complete far more rarely —
 /// costs a lookup rather than a sort.
 public struct LoadDurationEstimator: Sendable, Hashable {
+    /// The quantile ``estimate`` answers with, in (0, 1].
     public var quantile: Double
+    /// The answer before any observation.
     public var prior: Duration
+    /// How many recent observations are kept.
     public let capacity: Int
     /// The observations in arrival order (a ring once full).
     var samples: [Duration] = []
@@ -19,6 +25,7 @@ public struct LoadDurationEstimator: Sendable, Hashable {
     var sorted: [Duration] = []
     var next = 0
 
+    /// Creates an estimator with no observations.
     public init(quantile: Double = 0.9, prior: Duration = .milliseconds(300), capacity: Int = 128) {
         precondition(quantile > 0 && quantile <= 1, "LoadDurationEstimator: quantile must be in (0, 1]")
         precondition(capacity >= 1, "LoadDurationEstimator: capacity must be at least 1")
@@ -45,7 +52,12 @@ public struct LoadDurationEstimator: Sendable, Hashable {
 
     /// The estimate: the quantile of the recent observations, or the prior.
     /// - Complexity: O(1).
-    public var estimate: Duration {
+    public var estimate: Duration { self.quantile(quantile) }
+
+    /// Another quantile of the same observations (the median of what the
+    /// estimate is the 99th percentile of), or the prior before any.
+    /// - Complexity: O(1).
+    public func quantile(_ quantile: Double) -> Duration {
         guard !sorted.isEmpty else { return prior }
         let rank = Int((quantile * Double(sorted.count)).rounded(.up)) - 1
         return sorted[min(max(rank, 0), sorted.count - 1)]

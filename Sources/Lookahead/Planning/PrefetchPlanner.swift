@@ -19,7 +19,7 @@ public struct PrefetchPlanner: Sendable {
     /// The layout the index paths refer to.
     public private(set) var layout: any CollectionLayout
     /// The policy deciding the window.
-    public private(set) var policy: any PrefetchWindowPolicy
+    public private(set) var policy: any PrefetchPolicyProtocol
     /// Items asked for and neither displayed nor cancelled since.
     public private(set) var prefetched: Set<ItemPath> = []
     /// The items intersecting the last frame's visible rect, ascending.
@@ -34,20 +34,8 @@ public struct PrefetchPlanner: Sendable {
     var lastContext: PrefetchContext?
     var needsFirstLayout = true
 
-    /// The change one frame makes to the prefetched set.
-    public struct Update: Hashable, Sendable {
-        /// Items to start prefetching, in the order to ask for them.
-        public var prefetch: [ItemPath]
-        /// Items to stop prefetching, ascending.
-        public var cancel: [ItemPath]
-
-        public init(prefetch: [ItemPath] = [], cancel: [ItemPath] = []) {
-            self.prefetch = prefetch
-            self.cancel = cancel
-        }
-
-        public var isEmpty: Bool { prefetch.isEmpty && cancel.isEmpty }
-    }
+    /// The change one frame makes to the prefetched set (cancels ascending).
+    public typealias Update = PrefetchUpdate<ItemPath>
 
     /// Creates a planner.
     public init(layout: any CollectionLayout, policy: PrefetchPolicy = .system, isEnabled: Bool = true) {
@@ -75,9 +63,9 @@ public struct PrefetchPlanner: Sendable {
         needsFirstLayout = false
         guard isEnabled else { return Update() }
 
-        var context = PrefetchContext(
-            frame: frame, visibleItems: visibleItems, direction: direction, isFirstLayout: isFirstLayout)
-        context.loadQueue = loadQueue
+        let context = PrefetchContext(
+            frame: frame, visibleItems: visibleItems, direction: direction, isFirstLayout: isFirstLayout,
+            loadQueue: loadQueue)
         lastContext = context
         let window = policy.window(for: context, layout: layout)
         let wanted = Set(window)
@@ -117,7 +105,7 @@ public struct PrefetchPlanner: Sendable {
 
     /// Tells a policy that learns from load durations how long one took.
     public mutating func observeLoadDuration(_ duration: Duration) {
-        guard var observing = policy as? any PrefetchWindowPolicy & LoadDurationObserving else { return }
+        guard var observing = policy as? any PrefetchPolicyProtocol & LoadDurationObserving else { return }
         observing.observeLoadDuration(duration)
         policy = observing
     }

@@ -5,16 +5,16 @@
 ///   items visible on the first layout, the window replaced on a reversal.
 /// - `screens(leading:trailing:)`: Texture's ranges, in screenfuls ahead of
 ///   and behind the viewport, swapped when the direction changes.
-/// - `custom`: any ``PrefetchWindowPolicy`` of your own.
+/// - `custom`: any ``PrefetchPolicyProtocol`` of your own.
 public enum PrefetchPolicy: Sendable {
     case system
     case screens(leading: Double = 2.5, trailing: Double = 1.5)
     /// Lookahead's own: each item in time for its predicted appearance (see ``AdaptivePrefetchPolicy``).
     case adaptive
-    case custom(any PrefetchWindowPolicy)
+    case custom(any PrefetchPolicyProtocol)
 
     /// A fresh policy instance, with its own state.
-    public func makeWindowPolicy() -> any PrefetchWindowPolicy {
+    public func makeWindowPolicy() -> any PrefetchPolicyProtocol {
         switch self {
         case .system: SystemPrefetchPolicy()
         case .screens(let leading, let trailing): ScreensPrefetchPolicy(leading: leading, trailing: trailing)
@@ -34,15 +34,21 @@ public struct PrefetchContext: Sendable {
     public var direction: ScrollDirection
     /// True for the first frame after the layout was set up or reloaded.
     public var isFirstLayout: Bool
-    /// The loader's queue, as the driver last reported it.
-    public var loadQueue: LoadQueueState = LoadQueueState()
+    /// The loader's queue as the driver reported it for this frame (the
+    /// `loadQueue` parameter of ``PrefetchPlanner/update(_:loadQueue:)``).
+    public internal(set) var loadQueue: LoadQueueState
 
-    @inlinable
-    public init(frame: ScrollFrame, visibleItems: [ItemPath], direction: ScrollDirection, isFirstLayout: Bool) {
+    /// Creates a context (the planner does, each frame; a test of a policy of
+    /// your own may too).
+    public init(
+        frame: ScrollFrame, visibleItems: [ItemPath], direction: ScrollDirection, isFirstLayout: Bool,
+        loadQueue: LoadQueueState = LoadQueueState()
+    ) {
         self.frame = frame
         self.visibleItems = visibleItems
         self.direction = direction
         self.isFirstLayout = isFirstLayout
+        self.loadQueue = loadQueue
     }
 }
 
@@ -52,6 +58,10 @@ public struct LoadQueueState: Hashable, Sendable {
     public var pending: Int
     /// The loader's concurrency limit (at least 1).
     public var maxConcurrentLoads: Int
+
+    /// The loads waiting ahead of a new one, per slot: the wait in the queue
+    /// is that many load times.
+    public var queuedLoadsPerSlot: Double { Double(pending) / Double(maxConcurrentLoads) }
 
     /// Creates a state.
     public init(pending: Int = 0, maxConcurrentLoads: Int = 6) {
@@ -81,7 +91,7 @@ public protocol LoadDurationObserving {
 ///
 /// The work per frame must follow the window, not the list: use the layout's
 /// `itemPaths(in:)` and flat indices, never a scan of every item.
-public protocol PrefetchWindowPolicy: Sendable {
+public protocol PrefetchPolicyProtocol: Sendable {
     /// The items to hold prefetched now, in the order they should be asked for.
     mutating func window(for context: PrefetchContext, layout: any CollectionLayout) -> [ItemPath]
 
@@ -90,7 +100,7 @@ public protocol PrefetchWindowPolicy: Sendable {
     func displayPriority(for path: ItemPath, context: PrefetchContext, layout: any CollectionLayout) -> FetchPriority
 }
 
-extension PrefetchWindowPolicy {
+extension PrefetchPolicyProtocol {
     /// `.high`: a visible cell's data comes first.
     public func displayPriority(
         for path: ItemPath, context: PrefetchContext, layout: any CollectionLayout

@@ -16,7 +16,6 @@ public struct ScrollFrame: Hashable, Sendable {
     /// infers the landing from two frames of coasting. `nil` by default.
     public var targetOffset: Point?
 
-    @inlinable
     public init(visibleRect: Rect, velocity: Double = 0, time: Duration = .zero, targetOffset: Point? = nil) {
         self.visibleRect = visibleRect
         self.velocity = velocity

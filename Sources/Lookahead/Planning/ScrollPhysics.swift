@@ -22,7 +22,6 @@ public enum ScrollPhysics {
     static let decayPerMillisecond = -log(decelerationRate)
 
     /// Where a fling released at `velocity` comes to rest, relative to where it was released.
-    @inlinable
     public static func projectedDistance(velocity: Double) -> Double {
         velocity * decelerationRate / (1 - decelerationRate) / 1_000
     }

@@ -5,15 +5,12 @@
 /// addition, and the list of the non-empty sections, so that searches and
 /// walks across sections never step over empty ones: a million empty sections
 /// cost nothing per query.
-@usableFromInline
 struct SectionTable: Sendable {
     /// `itemStarts[s]` is the flat index of section `s`'s first item;
     /// `itemStarts[numberOfSections]` is the total item count.
-    @usableFromInline
     let itemStarts: [Int]
 
     /// The sections with at least one item, ascending.
-    @usableFromInline
     let occupiedSections: [Int]
 
     /// - Complexity: O(sections).
@@ -35,13 +32,10 @@ struct SectionTable: Sendable {
         self.occupiedSections = occupied
     }
 
-    @inlinable
     var numberOfSections: Int { itemStarts.count - 1 }
 
-    @inlinable
     var totalItemCount: Int { itemStarts[itemStarts.count - 1] }
 
-    @inlinable
     func numberOfItems(inSection section: Int) -> Int {
         precondition(
             section >= 0 && section < numberOfSections,
@@ -49,7 +43,6 @@ struct SectionTable: Sendable {
         return itemStarts[section + 1] - itemStarts[section]
     }
 
-    @inlinable
     func flatIndex(of path: ItemPath) -> Int {
         let count = numberOfItems(inSection: path.section)
         precondition(
@@ -60,7 +53,6 @@ struct SectionTable: Sendable {
 
     /// The last non-empty section starting at or before `index` is the one
     /// holding it; searching the non-empty sections only makes it unique.
-    @inlinable
     func itemPath(atFlatIndex index: Int) -> ItemPath {
         precondition(
             index >= 0 && index < totalItemCount,

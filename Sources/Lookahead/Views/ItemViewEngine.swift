@@ -49,7 +49,8 @@ final class ItemViewEngine {
     private(set) var needsLayout = true
     /// The time of the last frame.
     private(set) var time: Duration = .zero
-    private var lastFrame: (time: Duration, offsetY: Double)?
+    /// The velocity between layout passes (the library's one estimator, as a finite difference).
+    private var velocity = VelocityEstimator(timeConstant: .zero)
 
     private var registrations: [String: Cell.Type] = [:]
     /// Cells that scrolled off, by reuse identifier; dequeued last in, first out.
@@ -239,15 +240,13 @@ final class ItemViewEngine {
             return true
         }
 
-        var velocity = 0.0
-        if let last = lastFrame, time > last.time {
-            velocity = (contentOffset.y - last.offsetY) / (time - last.time).seconds
-        }
-        lastFrame = (time, contentOffset.y)
+        velocity.record(position: contentOffset.y, at: time)
         self.time = time
         syncPrefetching()
         // Mutated in place (optional chaining): a copy would copy its sets every frame.
-        if let update = planner?.update(ScrollFrame(visibleRect: visibleRect, velocity: velocity, time: time)) {
+        if let update = planner?.update(
+            ScrollFrame(visibleRect: visibleRect, velocity: velocity.velocity, time: time))
+        {
             deliver(update)
         }
     }

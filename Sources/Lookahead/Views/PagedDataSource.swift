@@ -42,7 +42,7 @@ public final class PagedDataSource<Item: Identifiable & Sendable> {
     public private(set) var displayed = PagedListSnapshot<Item>()
 
     /// The scroll speed, in rows per second, measured on the view's frames.
-    public private(set) var speed = ScrollSpeedEstimator()
+    public private(set) var speed = VelocityEstimator()
 
     private weak var tableView: TableView?
     private weak var collectionView: CollectionView?
@@ -200,7 +200,7 @@ public final class PagedDataSource<Item: Identifiable & Sendable> {
         guard row < positional else { return }  // the footer
         let index = row + displayed.origin - pager.snapshot.origin
         if let latency = pager.observedPageLatency {
-            pager.accessed(index: index, velocity: speed.itemsPerSecond, observedPageLatency: latency)
+            pager.accessed(index: index, velocity: speed.velocity, observedPageLatency: latency)
         } else {
             pager.accessed(index: index)
         }

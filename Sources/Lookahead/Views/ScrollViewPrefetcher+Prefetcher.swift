@@ -34,7 +34,7 @@ extension ScrollViewPrefetcher {
             debounce: debounce,
             clock: clock,
             queuedLoadsPerSlot: { [fetcher = prefetcher.fetcher] in
-                Double(fetcher.pendingFetchCount) / Double(max(1, fetcher.maxConcurrentFetches))
+                Double(fetcher.pendingLoadCount) / Double(max(1, fetcher.maxConcurrentLoads))
             },
             prefetch: { indices in prefetcher.startPrefetching(with: indices.map(keyForIndex)) },
             cancel: { indices in prefetcher.stopPrefetching(with: indices.map(keyForIndex)) }

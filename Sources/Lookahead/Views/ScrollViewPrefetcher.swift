@@ -45,7 +45,7 @@ import DequeModule
 /// call back into the prefetcher. In each update `cancel` comes first, so a
 /// concurrency-limited consumer frees its slots before it is given new work.
 ///
-/// The decisions are a ``PrefetchWindowStateMachine``'s, when to settle
+/// The decisions are a ``ScrollViewPrefetcherStateMachine``'s, when to settle
 /// included (the simulator drives the same machine in virtual time); this
 /// class only feeds it, keeps a timer for the settle it arranges and
 /// delivers the results. Indices outside
@@ -59,7 +59,7 @@ public final class ScrollViewPrefetcher: Sendable {
     public var windowSize: Int { windowSizing.maximumCount }
     /// How long after a settle that saw the list moving it settles again,
     /// to notice that the list stopped.
-    public static var restCheckDelay: Duration { PrefetchWindowStateMachine.restCheckDelay }
+    public static var restCheckDelay: Duration { ScrollViewPrefetcherStateMachine.restCheckDelay }
     /// How long changes are collected before the window moves.
     public var debounce: Duration { state.withLock { $0.machine.debounce } }
 
@@ -75,20 +75,20 @@ public final class ScrollViewPrefetcher: Sendable {
     private let observations = LockedValue<[FetchObservation]>([])
 
     private struct State {
-        var machine: PrefetchWindowStateMachine
+        var machine: ScrollViewPrefetcherStateMachine
         /// The task that will settle the machine at its `scheduledSettleTime`, while one is arranged.
         var scheduledUpdate: Task<Void, Never>?
         /// The serial of `scheduledUpdate`: a task replaced after its sleep
         /// ended finds another serial here and does nothing.
         var scheduledUpdateSerial = 0
         /// Updates made and not yet delivered, oldest first.
-        var undelivered: Deque<PrefetchWindowStateMachine.Update> = []
+        var undelivered: Deque<ScrollViewPrefetcherStateMachine.Update> = []
         /// Whether some thread is delivering `undelivered`: only one does, so
         /// updates arrive in order and never concurrently.
         var isDelivering = false
 
         /// Queues `update`; returns whether the caller must now deliver.
-        mutating func enqueue(_ update: PrefetchWindowStateMachine.Update) -> Bool {
+        mutating func enqueue(_ update: ScrollViewPrefetcherStateMachine.Update) -> Bool {
             guard !update.isEmpty else { return false }
             undelivered.append(update)
             guard !isDelivering else { return false }
@@ -97,7 +97,7 @@ public final class ScrollViewPrefetcher: Sendable {
         }
 
         /// The next update to deliver, or `nil` — and the delivering thread is done.
-        mutating func nextDelivery() -> PrefetchWindowStateMachine.Update? {
+        mutating func nextDelivery() -> ScrollViewPrefetcherStateMachine.Update? {
             if let update = undelivered.popFirst() { return update }
             isDelivering = false
             return nil
@@ -145,7 +145,7 @@ public final class ScrollViewPrefetcher: Sendable {
         precondition(debounce >= .zero, "debounce must not be negative, got \(debounce)")
         self.windowSizing = window
         self.state = LockedValue(
-            State(machine: PrefetchWindowStateMachine(itemCount: itemCount, sizing: window, debounce: debounce)))
+            State(machine: ScrollViewPrefetcherStateMachine(itemCount: itemCount, sizing: window, debounce: debounce)))
         self.sleep = { duration in try await clock.sleep(for: duration) }
         let start = clock.now
         self.now = { start.duration(to: clock.now) }
@@ -160,7 +160,7 @@ public final class ScrollViewPrefetcher: Sendable {
     }
 
     /// How many load durations the window has learned from.
-    var observedLoadCount: Int { state.withLock { $0.machine.loadDurations.count } }
+    var observedLoadCount: Int { state.withLock { $0.machine.predictor.observedLoadCount } }
 
     /// Keeps `observation` alive as long as this prefetcher.
     func retain(_ observation: FetchObservation) {
@@ -214,7 +214,7 @@ public final class ScrollViewPrefetcher: Sendable {
     /// The scroll speed the adaptive window sees, in items per second,
     /// positive towards the end of the list; zero for a fixed window.
     public var itemsPerSecond: Double {
-        state.withLock { $0.machine.speed.itemsPerSecond }
+        state.withLock { $0.machine.itemsPerSecond }
     }
 
     /// The direction the window extends in: where the user was last seen scrolling.
@@ -231,7 +231,7 @@ public final class ScrollViewPrefetcher: Sendable {
 
     /// Applies `event` to the machine and, if it changed anything, settles
     /// or arranges a settle as the machine says.
-    private func change(_ event: (inout PrefetchWindowStateMachine) -> Bool) {
+    private func change(_ event: (inout ScrollViewPrefetcherStateMachine) -> Bool) {
         let (mustDeliver, replaced): (Bool, Task<Void, Never>?) = state.withLock { state in
             guard event(&state.machine) else { return (false, nil) }
             let time = now()

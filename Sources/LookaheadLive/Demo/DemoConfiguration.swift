@@ -22,7 +22,7 @@ public struct DemoConfiguration: Sendable {
     /// Frames per second.
     public var frameRate: Double
     /// The most loads that run at once.
-    public var maxConcurrentFetches: Int
+    public var maxConcurrentLoads: Int
     /// How many items the embedded server serves.
     public var itemCount: Int
     /// The log level.
@@ -43,11 +43,11 @@ public struct DemoConfiguration: Sendable {
     public static let defaults = DemoConfiguration(
         strategy: .adaptive, duration: .seconds(15), latencyMedian: .milliseconds(120),
         latencyP99: .milliseconds(800), isInteractive: false, serverURL: nil, seed: 1, frameRate: 30,
-        maxConcurrentFetches: 6, itemCount: 1_000, logLevel: .info, isComparing: false, script: .skimming)
+        maxConcurrentLoads: 6, itemCount: 1_000, logLevel: .info, isComparing: false, script: .skimming)
 
     init(
         strategy: DemoStrategy, duration: Duration, latencyMedian: Duration, latencyP99: Duration,
-        isInteractive: Bool, serverURL: URL?, seed: UInt64, frameRate: Double, maxConcurrentFetches: Int,
+        isInteractive: Bool, serverURL: URL?, seed: UInt64, frameRate: Double, maxConcurrentLoads: Int,
         itemCount: Int, logLevel: Logger.Level, isComparing: Bool, script: ScrollTraceGenerator.Style
     ) {
         self.isComparing = isComparing
@@ -60,7 +60,7 @@ public struct DemoConfiguration: Sendable {
         self.serverURL = serverURL
         self.seed = seed
         self.frameRate = frameRate
-        self.maxConcurrentFetches = maxConcurrentFetches
+        self.maxConcurrentLoads = maxConcurrentLoads
         self.itemCount = itemCount
         self.logLevel = logLevel
     }
@@ -161,7 +161,7 @@ public struct DemoConfiguration: Sendable {
             strategy: parsedStrategy, duration: .milliseconds(Int64((durationSeconds * 1_000).rounded())),
             latencyMedian: .microseconds(Int64((latencyMedianMilliseconds * 1_000).rounded())),
             latencyP99: .microseconds(Int64((latencyP99Milliseconds * 1_000).rounded())), isInteractive: interactive,
-            serverURL: serverURL, seed: seed, frameRate: frameRate, maxConcurrentFetches: concurrency,
+            serverURL: serverURL, seed: seed, frameRate: frameRate, maxConcurrentLoads: concurrency,
             itemCount: items, logLevel: level, isComparing: compare, script: parsedScript)
     }
 }

@@ -37,7 +37,7 @@ struct DemoFeedSource: Sendable {
         }
         let loader = HTTPLoader(
             baseURL: baseURL,
-            configuration: HTTPLoaderConfiguration(maximumConnections: configuration.maxConcurrentFetches),
+            configuration: HTTPLoaderConfiguration(maximumConnections: configuration.maxConcurrentLoads),
             logger: logger)
         let client = FeedClient(loader: loader)
         let feed = DemoFeed(

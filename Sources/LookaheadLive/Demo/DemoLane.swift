@@ -26,7 +26,7 @@ final class DemoLane {
         let byteCount = LockedValue(0)
         self.byteCount = byteCount
         fetcher = AsyncFetcher<Int, DemoItem>(
-            maxConcurrentFetches: configuration.maxConcurrentFetches,
+            maxConcurrentLoads: configuration.maxConcurrentLoads,
             memoryCache: MemoryCache(countLimit: max(1_000, identifiers.count)),
             isTransient: feed.isTransient,
             load: { id in
@@ -86,7 +86,7 @@ final class DemoLane {
             rows.append(cells)
         }
         let status = DemoStatus(
-            visible: visible.count, inFlight: fetcher.runningFetchCount + fetcher.pendingFetchCount,
+            visible: visible.count, inFlight: fetcher.runningLoadCount + fetcher.pendingLoadCount,
             cached: fetcher.memoryCache.count, blankCellFrames: counter.blankCellFrames,
             cancellations: fetcher.statistics.loadsCancelled, strategy: strategy)
         return DemoFrame(

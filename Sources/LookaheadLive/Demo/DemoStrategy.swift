@@ -43,7 +43,7 @@ public enum DemoStrategy: String, CaseIterable, Sendable {
         switch self {
         case .adaptive:
             .custom(
-                AdaptivePrefetchPolicy(estimator: LoadDurationEstimator(quantile: 0.99, prior: expectedLoadTime)))
+                AdaptivePrefetchPolicy(loadTimeQuantile: 0.99, initialLoadDuration: expectedLoadTime))
         case .system, .texture, .none: simulationStrategy.prefetchPolicy ?? .system
         }
     }

@@ -132,7 +132,7 @@ public struct RealReplay: Sendable {
         let keys = LoadKeys(strategy: strategy, itemCount: scenario.makeLayout().totalItemCount)
         let loader = ReplayLoader(http: http, network: scenario.network, keys: keys, elapsed: elapsed, logger: logger)
         let fetcher = AsyncFetcher<Int, ReplayPayload>(
-            maxConcurrentFetches: scenario.maxConcurrentLoads,
+            maxConcurrentLoads: scenario.maxConcurrentLoads,
             // Everything loaded stays, as in the simulator.
             memoryCache: MemoryCache(costLimit: .max, countLimit: max(1, keys.itemCount), cost: { $0.bytes }),
             clock: clock, retryPolicy: .default, isTransient: HTTPLoader.isTransient
@@ -202,7 +202,7 @@ public struct RealReplay: Sendable {
     /// their connections; the server then sees them end).
     private static func waitUntilQuiet(_ fetcher: AsyncFetcher<Int, ReplayPayload>, clock: some Clock<Duration>) async {
         await Settling.wait(
-            until: { fetcher.runningFetchCount + fetcher.pendingFetchCount == 0 }, within: .seconds(5),
+            until: { fetcher.runningLoadCount + fetcher.pendingLoadCount == 0 }, within: .seconds(5),
             pollingEvery: .milliseconds(5), clock: clock)
     }
 }

@@ -81,7 +81,7 @@ final class ReplayStrategyLoader: StrategyLoader {
 
     var loadQueue: LoadQueueState {
         LoadQueueState(
-            pending: fetcher.pendingFetchCount,
+            pending: fetcher.pendingLoadCount,
             maxConcurrentLoads: maxConcurrentLoads)
     }
 

@@ -10,7 +10,7 @@ import Lookahead
 /// strategy decide what to load ahead. The frames and the strategies are the
 /// ``StrategyDriver``'s, the one the real replay runs too; the decisions are
 /// made by the shipped code — the real ``PrefetchPlanner``,
-/// ``PrefetchWindowStateMachine``, ``PagingStateMachine`` and
+/// ``ScrollViewPrefetcherStateMachine``, ``PagingStateMachine`` and
 /// ``FetchScheduler`` — so the numbers describe what ships, not a model of it.
 public struct Simulator: Sendable {
     public var scenario: SimulationScenario

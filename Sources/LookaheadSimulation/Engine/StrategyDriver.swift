@@ -10,7 +10,7 @@ public import Lookahead
 ///
 /// The decisions are the shipped state machines': a ``PrefetchPlanner`` for
 /// the windows (`system`, `nuke`, `texture`, `adaptive`), a
-/// ``PrefetchWindowStateMachine`` with its own debounce and rest check for
+/// ``ScrollViewPrefetcherStateMachine`` with its own debounce and rest check for
 /// `swiftui`, a ``PagingStateMachine`` for `paged` and `paged-fixed`
 /// (retries included, as the runtime ``Pager`` performs them); on a feed of
 /// carousels a ``NestedPrefetchPlanner`` (or UIKit's per-collection windows,
@@ -44,7 +44,7 @@ package struct StrategyDriver<Loader: StrategyLoader> {
     /// On a feed of carousels, the planner of the strategies that plan ahead.
     var nested: NestedPlanning?
     /// `swiftui`: the ``ScrollViewPrefetcher``'s machine.
-    var window: PrefetchWindowStateMachine?
+    var window: ScrollViewPrefetcherStateMachine?
     var pager: PagingStateMachine<ListItem>?
     /// The pager's requests in flight or backing off, by offset (their load key).
     var pageRequests: [Int: PageRequest] = [:]
@@ -93,7 +93,7 @@ package struct StrategyDriver<Loader: StrategyLoader> {
         }
         switch strategy {
         case .swiftui:
-            window = PrefetchWindowStateMachine(itemCount: itemCount, sizing: .adaptive())
+            window = ScrollViewPrefetcherStateMachine(itemCount: itemCount, sizing: .adaptive())
         case .paged, .pagedFixed:
             pager = PagingStateMachine(configuration: SimulationStrategy.pagingConfiguration)
         case .none, .all, .batch, .system, .nuke, .texture, .adaptive, .oracle:

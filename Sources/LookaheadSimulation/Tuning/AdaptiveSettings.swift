@@ -20,7 +20,7 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
     public var maxReachScreens: Double
     /// Whether a fling's passing items are skipped (``AdaptivePrefetchPolicy/yieldsToLandingZone``).
     public var yieldsToLandingZone: Bool
-    /// The fetcher's concurrency limit (`AsyncFetcher(maxConcurrentFetches:)`).
+    /// The fetcher's concurrency limit (`AsyncFetcher(maxConcurrentLoads:)`).
     public var maxConcurrentLoads: Int
     /// Whether a visible cell's load that has run past the p90 of observed
     /// load durations gets a second attempt (`AsyncFetcher(hedging: .afterP90)`).
@@ -98,7 +98,7 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
                 yieldsToLandingZone: \(yieldsToLandingZone),
                 maxReachScreens: \(Self.literal(maxReachScreens))\(floorArgument)))
         let fetcher = AsyncFetcher<Key, Value>(
-            maxConcurrentFetches: \(maxConcurrentLoads), hedging: \(hedgesSlowLoads ? ".afterP90" : ".off"), load: load)
+            maxConcurrentLoads: \(maxConcurrentLoads), hedging: \(hedgesSlowLoads ? ".afterP90" : ".off"), load: load)
         """
     }
 

@@ -70,7 +70,7 @@ public struct FetcherTorture: Sendable {
             let sentinel = TortureSentinel()
             weakSentinel = sentinel
             let fetcher = AsyncFetcher<Int, TortureValue>(
-                maxConcurrentFetches: 4,
+                maxConcurrentLoads: 4,
                 memoryCache: MemoryCache(countLimit: configuration.keyCount / 2),
                 clock: TortureClock(),
                 retryPolicy: RetryPolicy(maxAttempts: 3, initialDelay: .milliseconds(1))

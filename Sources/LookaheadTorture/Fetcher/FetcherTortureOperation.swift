@@ -35,7 +35,7 @@ enum FetcherTortureOperation: Int, CaseIterable, Sendable {
     case observe
     /// Releases an observation.
     case releaseObservation
-    /// Sets `maxConcurrentFetches`.
+    /// Sets `maxConcurrentLoads`.
     case changeMaxConcurrentFetches
     /// Trims or empties the memory cache.
     case trimCache

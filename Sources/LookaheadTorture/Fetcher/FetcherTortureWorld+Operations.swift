@@ -65,7 +65,7 @@ extension FetcherTortureWorld {
             guard let taken else { return }
             released.withLock { $0.observations.append(WeakReference(taken.object)) }
         case .changeMaxConcurrentFetches:
-            fetcher.maxConcurrentFetches = 1 + random.next(below: 8)
+            fetcher.maxConcurrentLoads = 1 + random.next(below: 8)
         case .trimCache:
             if random.percent(10) {
                 fetcher.memoryCache.removeAll()
@@ -79,7 +79,7 @@ extension FetcherTortureWorld {
             loader.hold.releaseAll()
         case .readStatistics:
             _ = fetcher.statistics
-            _ = fetcher.runningFetchCount + fetcher.pendingFetchCount
+            _ = fetcher.runningLoadCount + fetcher.pendingLoadCount
             withPrefetcher(&random) { _ = $0.completedCount + $0.failedCount + $0.outstandingCount }
         case .yieldThread:
             for _ in 0...random.next(below: 4) { sched_yield() }

@@ -79,7 +79,7 @@ struct PolicyTunerTests {
         settings.restingLeadingScreens = 1
         let code = settings.swiftCode
         #expect(code.contains("restingLeadingScreens: 1.0,"))
-        #expect(code.contains("maxConcurrentFetches: 6"))
+        #expect(code.contains("maxConcurrentLoads: 6"))
         #expect(code.contains("margin: .milliseconds(300)"))
         settings.hedgesSlowLoads = false
         #expect(settings.swiftCode.contains("hedging: .off"))

@@ -26,7 +26,7 @@ struct CoordinatorPagingTests {
         gate.succeed(initial, with: server.page(for: initial))
         await waitUntil("the first page landed") { pager.itemCount == 60 }
         let source = FixedLayoutSource(layout: ListLayout(width: 390, rowHeight: 100, rowCount: pager.itemCount))
-        let fetcher = AsyncFetcher<Int, Int>(maxConcurrentFetches: 10_000) { key in key }
+        let fetcher = AsyncFetcher<Int, Int>(maxConcurrentLoads: 10_000) { key in key }
         let coordinator = PrefetchCoordinator(fetcher: fetcher, layoutSource: source, policy: .screens()) { path in
             pager.item(at: path.item)?.id
         }

@@ -20,13 +20,13 @@ final class CoordinatorFixture {
     private(set) var time = Duration.zero
     static let frameTime = Duration.nanoseconds(16_666_667)
 
-    init(itemCount: Int = 2_000, policy: PrefetchPolicy = .adaptive, maxConcurrentFetches: Int = 10_000) {
+    init(itemCount: Int = 2_000, policy: PrefetchPolicy = .adaptive, maxConcurrentLoads: Int = 10_000) {
         recorder = ViewEventRecorder(itemCount: itemCount)
         view = CollectionView(grid: .photoGrid)
         view.register(Cell.self, forCellWithReuseIdentifier: ViewEventRecorder.reuseIdentifier)
         view.dataSource = recorder
         let gate = gate
-        fetcher = AsyncFetcher(maxConcurrentFetches: maxConcurrentFetches) { key in try await gate.load(key) }
+        fetcher = AsyncFetcher(maxConcurrentLoads: maxConcurrentLoads) { key in try await gate.load(key) }
         let list = KeyList(keys: Array(0..<itemCount))
         self.list = list
         coordinator = PrefetchCoordinator(fetcher: fetcher, layoutSource: view, policy: policy) { path in

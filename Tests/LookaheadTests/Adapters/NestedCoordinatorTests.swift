@@ -108,7 +108,7 @@ struct NestedCoordinatorTests {
     @Test("the feed's rows and a carousel's items share one fetcher's concurrency limit")
     func innerAndOuterShareTheLimit() async {
         // Given a fetcher that runs 3 loads at a time
-        let fixture = NestedFeedFixture(maxConcurrentFetches: 3)
+        let fixture = NestedFeedFixture(maxConcurrentLoads: 3)
         // When the feed moves (rows coming) and a carousel is swiped (items along its axis)
         fixture.scrollFeed(to: 0)
         fixture.scrollFeed(to: 40)

@@ -22,10 +22,10 @@ final class NestedFeedFixture: CollectionViewDataSource {
 
     init(
         coordinated: Bool = true, policy: PrefetchPolicy = .screens(leading: 2, trailing: 1),
-        carouselPolicy: PrefetchPolicy = .system, maxConcurrentFetches: Int = 10_000
+        carouselPolicy: PrefetchPolicy = .system, maxConcurrentLoads: Int = 10_000
     ) {
         let gate = gate
-        fetcher = AsyncFetcher(maxConcurrentFetches: maxConcurrentFetches) { key in try await gate.load(key) }
+        fetcher = AsyncFetcher(maxConcurrentLoads: maxConcurrentLoads) { key in try await gate.load(key) }
         coordinator =
             coordinated
             ? NestedPrefetchCoordinator(

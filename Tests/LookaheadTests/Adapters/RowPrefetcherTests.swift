@@ -10,7 +10,7 @@ struct RowPrefetcherTests {
     @Test func indicesBecomeTheKeysOfTheListAsItIsWhenApplied() async {
         // Given rows over four keys, with a fixed window of four
         let gate = LoadGate<String, Int>()
-        let fetcher = AsyncFetcher<String, Int>(maxConcurrentFetches: 100) { key in try await gate.load(key) }
+        let fetcher = AsyncFetcher<String, Int>(maxConcurrentLoads: 100) { key in try await gate.load(key) }
         let prefetcher = Prefetcher(fetcher: fetcher, maxConcurrentRequestCount: 100)
         let rows = RowPrefetcher(
             prefetcher: prefetcher, keys: (0..<4).map { "a\($0)" }, window: .fixed(count: 4), debounce: .zero)

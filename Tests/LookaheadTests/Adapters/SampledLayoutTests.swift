@@ -63,7 +63,7 @@ struct SampledLayoutTests {
     @Test func theSourceIsAskedAgainOnlyNearTheEdgeOfTheSample() {
         // Given a coordinator over a source that counts its frame queries
         let source = CountingLayoutSource(layout: ListLayout(width: 390, rowHeight: 100, rowCount: 10_000))
-        let fetcher = AsyncFetcher<Int, Int>(maxConcurrentFetches: 10_000) { key in key }
+        let fetcher = AsyncFetcher<Int, Int>(maxConcurrentLoads: 10_000) { key in key }
         let coordinator = PrefetchCoordinator(fetcher: fetcher, layoutSource: source) { $0.item }
         let viewport = Size(width: 390, height: 844)
         // When the list is scrolled a screen at a time, slowly

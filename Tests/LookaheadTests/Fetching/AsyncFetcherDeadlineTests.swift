@@ -9,7 +9,7 @@ struct AsyncFetcherDeadlineTests {
     typealias Fetcher = AsyncFetcher<Int, String>
 
     func makeFetcher(_ gate: LoadGate<Int, String>, clock: ManualClock) -> Fetcher {
-        Fetcher(maxConcurrentFetches: 1, memoryCache: MemoryCache(countLimit: 100), clock: clock) { key in
+        Fetcher(maxConcurrentLoads: 1, memoryCache: MemoryCache(countLimit: 100), clock: clock) { key in
             try await gate.load(key)
         }
     }

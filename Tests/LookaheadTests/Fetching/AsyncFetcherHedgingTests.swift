@@ -47,7 +47,7 @@ struct AsyncFetcherHedgingTests {
     }
 
     func makeFetcher(_ loader: Loader, clock: ManualClock, hedging: FetchHedging) -> Fetcher {
-        Fetcher(maxConcurrentFetches: 2, clock: clock, retryPolicy: .never, hedging: hedging) { key in
+        Fetcher(maxConcurrentLoads: 2, clock: clock, retryPolicy: .never, hedging: hedging) { key in
             try await loader.load(key)
         }
     }

@@ -8,12 +8,12 @@ struct AsyncFetcherTests {
 
     func makeFetcher(
         _ gate: LoadGate<Int, String>,
-        maxConcurrentFetches: Int = 6,
+        maxConcurrentLoads: Int = 6,
         clock: ManualClock = ManualClock(),
         retryPolicy: RetryPolicy = .never
     ) -> Fetcher {
         Fetcher(
-            maxConcurrentFetches: maxConcurrentFetches,
+            maxConcurrentLoads: maxConcurrentLoads,
             memoryCache: MemoryCache(countLimit: 10_000),
             clock: clock,
             retryPolicy: retryPolicy
@@ -80,17 +80,17 @@ struct AsyncFetcherTests {
         #expect(gate.cancelled == [3])
         #expect(fetcher.fetchedData(for: 3) == nil)
         #expect(fetcher.statistics.loadsCancelled == 1)
-        #expect(fetcher.runningFetchCount == 0)
+        #expect(fetcher.runningLoadCount == 0)
     }
 
     @Test func aLoadCancelledBeforeItStartsNeverRuns() async {
         // Given one slot, taken by key 1, and key 2 waiting
         let gate = LoadGate<Int, String>()
-        let fetcher = makeFetcher(gate, maxConcurrentFetches: 1)
+        let fetcher = makeFetcher(gate, maxConcurrentLoads: 1)
         fetcher.fetchAsync(1)
         await gate.waitForStarts(1)
         fetcher.fetchAsync(2)
-        #expect(fetcher.pendingFetchCount == 1)
+        #expect(fetcher.pendingLoadCount == 1)
 
         // When key 2 is cancelled and the slot frees up
         fetcher.cancelFetch(2)
@@ -104,7 +104,7 @@ struct AsyncFetcherTests {
     @Test func waitingLoadsStartByPriorityThenFIFOAndEscalate() async {
         // Given one slot, taken, and requests waiting at several priorities
         let gate = LoadGate<Int, String>()
-        let fetcher = makeFetcher(gate, maxConcurrentFetches: 1)
+        let fetcher = makeFetcher(gate, maxConcurrentLoads: 1)
         fetcher.fetchAsync(0)
         await gate.waitForStarts(1)
         fetcher.fetchAsync(1, priority: .low)
@@ -132,7 +132,7 @@ struct AsyncFetcherTests {
         let seed: UInt64 = 0x5EED_0003
         var random = SeededRandom(seed: seed)
         let gate = LoadGate<Int, String>()
-        let fetcher = makeFetcher(gate, maxConcurrentFetches: 3)
+        let fetcher = makeFetcher(gate, maxConcurrentLoads: 3)
         let deliveries = Deliveries<String>()
         for _ in 0..<300 {
             let key = random.next(below: 100)
@@ -146,7 +146,7 @@ struct AsyncFetcherTests {
 
         // When the loads finish one at a time, oldest first (yielding while a
         // started load is still on its way into the gate)
-        while fetcher.runningFetchCount + fetcher.pendingFetchCount > 0 {
+        while fetcher.runningLoadCount + fetcher.pendingLoadCount > 0 {
             if let key = gate.waiting.first {
                 gate.succeed(key, with: "\(key)")
             } else {
@@ -164,13 +164,13 @@ struct AsyncFetcherTests {
     @Test func raisingTheLimitStartsWaitingLoadsAtOnce() async {
         // Given one slot and three requests
         let gate = LoadGate<Int, String>()
-        let fetcher = makeFetcher(gate, maxConcurrentFetches: 1)
+        let fetcher = makeFetcher(gate, maxConcurrentLoads: 1)
         for key in 1...3 { fetcher.fetchAsync(key) }
         await gate.waitForStarts(1)
-        #expect(fetcher.pendingFetchCount == 2)
+        #expect(fetcher.pendingLoadCount == 2)
 
         // When the limit is raised
-        fetcher.maxConcurrentFetches = 3
+        fetcher.maxConcurrentLoads = 3
 
         // Then the waiting loads start without waiting for the first
         await gate.waitForStarts(3)

@@ -36,7 +36,7 @@ struct DataPipelineTests {
         let bytes = self.bytes
         return DataPipeline(
             diskCache: diskCache,
-            maxConcurrentFetches: 3,
+            maxConcurrentLoads: 3,
             fetchData: { key in
                 fetches.record(key)
                 return try await fetchData?(key) ?? bytes(key)

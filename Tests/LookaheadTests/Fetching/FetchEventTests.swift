@@ -30,7 +30,7 @@ struct FetchEventTests {
     }
 
     func makeFetcher(_ gate: LoadGate<Int, String>, retryPolicy: RetryPolicy = .never) -> Fetcher {
-        Fetcher(maxConcurrentFetches: 2, clock: ManualClock(), retryPolicy: retryPolicy) { key in
+        Fetcher(maxConcurrentLoads: 2, clock: ManualClock(), retryPolicy: retryPolicy) { key in
             try await gate.load(key)
         }
     }
@@ -69,7 +69,7 @@ struct FetchEventTests {
         // Given an observed fetcher on a manual clock
         let clock = ManualClock()
         let gate = LoadGate<Int, String>()
-        let fetcher = Fetcher(maxConcurrentFetches: 2, clock: clock, retryPolicy: .never) { key in
+        let fetcher = Fetcher(maxConcurrentLoads: 2, clock: clock, retryPolicy: .never) { key in
             try await gate.load(key)
         }
         let recorder = Recorder()
@@ -90,7 +90,7 @@ struct FetchEventTests {
     @Test func aRetriedLoadReportsEachAttempt() async {
         let gate = LoadGate<Int, String>()
         let clock = ManualClock()
-        let fetcher = Fetcher(maxConcurrentFetches: 1, clock: clock, retryPolicy: .default) { key in
+        let fetcher = Fetcher(maxConcurrentLoads: 1, clock: clock, retryPolicy: .default) { key in
             try await gate.load(key)
         }
         let recorder = Recorder()
@@ -181,7 +181,7 @@ struct FetchEventTests {
 
     @Test func theDefaultBufferIsBounded() async {
         // Given the default stream, not being read, and loads that finish at once
-        let fetcher = Fetcher(maxConcurrentFetches: 2, memoryCache: MemoryCache(countLimit: 0)) { key in "\(key)" }
+        let fetcher = Fetcher(maxConcurrentLoads: 2, memoryCache: MemoryCache(countLimit: 0)) { key in "\(key)" }
         let stream = fetcher.events()
         let limit = Fetcher.defaultEventBufferLimit
 

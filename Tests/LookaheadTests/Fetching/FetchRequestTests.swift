@@ -9,8 +9,8 @@ import Testing
 struct FetchRequestTests {
     typealias Fetcher = AsyncFetcher<Int, String>
 
-    func makeFetcher(_ gate: LoadGate<Int, String>, maxConcurrentFetches: Int = 6) -> Fetcher {
-        Fetcher(maxConcurrentFetches: maxConcurrentFetches, memoryCache: MemoryCache(countLimit: 10_000)) { key in
+    func makeFetcher(_ gate: LoadGate<Int, String>, maxConcurrentLoads: Int = 6) -> Fetcher {
+        Fetcher(maxConcurrentLoads: maxConcurrentLoads, memoryCache: MemoryCache(countLimit: 10_000)) { key in
             try await gate.load(key)
         }
     }
@@ -86,7 +86,7 @@ struct FetchRequestTests {
     @Test func aLoweredRequestStartsAfterALaterNormalOne() async {
         // Given one slot, taken, a .high request and then a .normal one waiting
         let gate = LoadGate<Int, String>()
-        let fetcher = makeFetcher(gate, maxConcurrentFetches: 1)
+        let fetcher = makeFetcher(gate, maxConcurrentLoads: 1)
         fetcher.fetchAsync(0)
         await gate.waitForStarts(1)
         let carriedAway = fetcher.fetchAsync(1, priority: .high) { _ in }
@@ -111,7 +111,7 @@ struct FetchRequestTests {
     @Test func aRaisedRequestJumpsAhead() async {
         // Given one slot, taken, a .normal request and then a .low one waiting
         let gate = LoadGate<Int, String>()
-        let fetcher = makeFetcher(gate, maxConcurrentFetches: 1)
+        let fetcher = makeFetcher(gate, maxConcurrentLoads: 1)
         fetcher.fetchAsync(0)
         await gate.waitForStarts(1)
         fetcher.fetchAsync(1, priority: .normal) { _ in }
@@ -159,7 +159,7 @@ struct FetchRequestTests {
     func everyCompletionRunsExactlyOnceWhenCancelsRaceLoads(seed: UInt64) async {
         // Given many requests over a few keys, with loads that finish at once
         var random = SeededRandom(seed: seed)
-        let fetcher = Fetcher(maxConcurrentFetches: 3, memoryCache: MemoryCache(countLimit: 0)) { key in
+        let fetcher = Fetcher(maxConcurrentLoads: 3, memoryCache: MemoryCache(countLimit: 0)) { key in
             await Task.yield()
             return "\(key)"
         }

@@ -15,8 +15,8 @@ struct MainActorDeliveryTests {
         var values: [String] { results.compactMap { try? $0.get() } }
     }
 
-    func makeFetcher(_ gate: LoadGate<Int, String>, maxConcurrentFetches: Int = 6) -> Fetcher {
-        Fetcher(maxConcurrentFetches: maxConcurrentFetches, memoryCache: MemoryCache(countLimit: 10_000)) { key in
+    func makeFetcher(_ gate: LoadGate<Int, String>, maxConcurrentLoads: Int = 6) -> Fetcher {
+        Fetcher(maxConcurrentLoads: maxConcurrentLoads, memoryCache: MemoryCache(countLimit: 10_000)) { key in
             try await gate.load(key)
         }
     }
@@ -64,7 +64,7 @@ struct MainActorDeliveryTests {
     @Test func completionsRunInTheOrderTheirLoadsFinished() async {
         // Given one slot and five requests, whose loads finish one after another
         let gate = LoadGate<Int, String>()
-        let fetcher = makeFetcher(gate, maxConcurrentFetches: 1)
+        let fetcher = makeFetcher(gate, maxConcurrentLoads: 1)
         let log = Log()
         let order = [3, 1, 4, 0, 2]
         for key in order {

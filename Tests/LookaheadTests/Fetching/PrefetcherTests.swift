@@ -6,8 +6,8 @@ import Testing
 struct PrefetcherTests {
     typealias Fetcher = AsyncFetcher<Int, String>
 
-    func makeFetcher(_ gate: LoadGate<Int, String>, maxConcurrentFetches: Int = 6) -> Fetcher {
-        Fetcher(maxConcurrentFetches: maxConcurrentFetches, memoryCache: MemoryCache(countLimit: 10_000)) { key in
+    func makeFetcher(_ gate: LoadGate<Int, String>, maxConcurrentLoads: Int = 6) -> Fetcher {
+        Fetcher(maxConcurrentLoads: maxConcurrentLoads, memoryCache: MemoryCache(countLimit: 10_000)) { key in
             try await gate.load(key)
         }
     }
@@ -48,7 +48,7 @@ struct PrefetcherTests {
     @Test func prefetchesRunAtLowPriorityBelowDisplayRequests() async {
         // Given one slot, taken, a prefetch waiting and then a display request
         let gate = LoadGate<Int, String>()
-        let fetcher = makeFetcher(gate, maxConcurrentFetches: 1)
+        let fetcher = makeFetcher(gate, maxConcurrentLoads: 1)
         let prefetcher = Prefetcher(fetcher: fetcher)
         fetcher.fetchAsync(0)
         await gate.waitForStarts(1)
@@ -70,7 +70,7 @@ struct PrefetcherTests {
     @Test func changingThePriorityMovesQueuedWork() async {
         // Given one slot, taken, two prefetches waiting at .low and a display request at .normal
         let gate = LoadGate<Int, String>()
-        let fetcher = makeFetcher(gate, maxConcurrentFetches: 1)
+        let fetcher = makeFetcher(gate, maxConcurrentLoads: 1)
         let prefetcher = Prefetcher(fetcher: fetcher, maxConcurrentRequestCount: 4)
         fetcher.fetchAsync(0)
         await gate.waitForStarts(1)
@@ -126,7 +126,7 @@ struct PrefetcherTests {
         let prefetcher = Prefetcher(fetcher: fetcher)
         prefetcher.isPaused = true
         prefetcher.startPrefetching(with: [5])
-        #expect(fetcher.pendingFetchCount == 0)
+        #expect(fetcher.pendingLoadCount == 0)
 
         // When a cell asks for the same key
         let deliveries = Deliveries<String>()

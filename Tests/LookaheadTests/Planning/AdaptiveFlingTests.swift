@@ -21,11 +21,9 @@ struct AdaptiveFlingTests {
     func context(
         _ layout: ListLayout, _ frame: ScrollFrame, queue: LoadQueueState = LoadQueueState()
     ) -> PrefetchContext {
-        var context = PrefetchContext(
+        return PrefetchContext(
             frame: frame, visibleItems: layout.itemPaths(in: frame.visibleRect),
-            direction: frame.velocity < 0 ? .backward : .forward, isFirstLayout: false)
-        context.loadQueue = queue
-        return context
+            direction: frame.velocity < 0 ? .backward : .forward, isFirstLayout: false, loadQueue: queue)
     }
 
     /// The frames of a fling released at `velocity` from `start`, as

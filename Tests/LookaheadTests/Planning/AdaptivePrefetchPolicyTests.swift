@@ -62,11 +62,9 @@ struct AdaptivePrefetchPolicyTests {
         -> PrefetchContext
     {
         let rect = Rect(origin: Point(x: 0, y: offset), size: viewport)
-        var context = PrefetchContext(
+        return PrefetchContext(
             frame: ScrollFrame(visibleRect: rect, velocity: velocity), visibleItems: layout.itemPaths(in: rect),
-            direction: velocity < 0 ? .backward : .forward, isFirstLayout: false)
-        context.loadQueue = queue
-        return context
+            direction: velocity < 0 ? .backward : .forward, isFirstLayout: false, loadQueue: queue)
     }
 
     @Test func itemsAreOrderedByPredictedAppearanceAndNothingVisibleIsAsked() {

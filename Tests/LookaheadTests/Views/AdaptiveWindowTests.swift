@@ -12,13 +12,13 @@ extension ScrollViewPrefetcherTests {
 
         /// A ten-row viewport at `top`, moved by `rows` per step, settled at each step.
         struct Scroller {
-            var machine: PrefetchWindowStateMachine
+            var machine: ScrollViewPrefetcherStateMachine
             var top: Int
             var time = Duration.zero
-            var updates: [PrefetchWindowStateMachine.Update] = []
+            var updates: [ScrollViewPrefetcherStateMachine.Update] = []
 
             init(itemCount: Int = 10_000, top: Int = 100, policy: PrefetchWindowSizing = .adaptive()) {
-                machine = PrefetchWindowStateMachine(itemCount: itemCount, sizing: policy)
+                machine = ScrollViewPrefetcherStateMachine(itemCount: itemCount, sizing: policy)
                 self.top = top
                 for index in top..<(top + 10) { machine.appeared(index) }
                 updates.append(machine.settle(at: time))

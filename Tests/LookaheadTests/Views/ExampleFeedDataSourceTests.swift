@@ -40,7 +40,7 @@ struct ExampleFeedDataSourceTests {
         // Given a feed whose first rows are shown and waiting for their loads
         var random = SeededRandom(seed: 13)
         let loader = OutOfOrderLoader()
-        let fetcher = Fixtures.makeFetcher(loader, maxConcurrentFetches: 4)
+        let fetcher = Fixtures.makeFetcher(loader, maxConcurrentLoads: 4)
         let feed = Feed(models: Array(0..<200), fetcher: fetcher)
         let proxy = FeedProxy(feed: feed)
         let tableView = Fixtures.makeFeedTable(proxy)
@@ -62,7 +62,7 @@ struct ExampleFeedDataSourceTests {
     @Test func prefetchAndCancelGoToTheFetcherByIdentifier() {
         // Given a feed in a table after its first layout: rows 20–29 prefetched
         let loader = OutOfOrderLoader()
-        let fetcher = Fixtures.makeFetcher(loader, maxConcurrentFetches: 1)
+        let fetcher = Fixtures.makeFetcher(loader, maxConcurrentLoads: 1)
         let feed = Feed(models: Array((0..<100).map { $0 * 10 }), fetcher: fetcher)
         let proxy = FeedProxy(feed: feed)
         let tableView = Fixtures.makeFeedTable(proxy)
@@ -86,7 +86,7 @@ struct ExampleFeedDataSourceTests {
         // their loads waiting behind the visible rows' (two at a time)
         var random = SeededRandom(seed: 11)
         let loader = OutOfOrderLoader()
-        let fetcher = Fixtures.makeFetcher(loader, maxConcurrentFetches: 2)
+        let fetcher = Fixtures.makeFetcher(loader, maxConcurrentLoads: 2)
         let feed = Feed(models: Array(0..<100), fetcher: fetcher)
         let proxy = FeedProxy(feed: feed)
         let tableView = Fixtures.makeFeedTable(proxy)
@@ -117,7 +117,7 @@ struct ExampleFeedDataSourceTests {
     @Test func reloadingWithNewModelsWithdrawsEveryPrefetch() {
         // Given a feed in a table after its first layout: items 20–29 prefetched
         let loader = OutOfOrderLoader()
-        let fetcher = Fixtures.makeFetcher(loader, maxConcurrentFetches: 1)
+        let fetcher = Fixtures.makeFetcher(loader, maxConcurrentLoads: 1)
         let feed = Feed(models: Array(0..<100), fetcher: fetcher)
         let tableView = TableView()
         feed.register(in: tableView)
@@ -145,7 +145,7 @@ struct ExampleFeedDataSourceTests {
         // Given a feed in a table after its first layout: the visible rows waiting
         // for their loads, rows 20–29 prefetched, and someone else waiting for item 25
         let loader = OutOfOrderLoader()
-        let fetcher = Fixtures.makeFetcher(loader, maxConcurrentFetches: 2)
+        let fetcher = Fixtures.makeFetcher(loader, maxConcurrentLoads: 2)
         let feed = Feed(models: Array(0..<100), fetcher: fetcher)
         let proxy = FeedProxy(feed: feed)
         let tableView = Fixtures.makeFeedTable(proxy)

@@ -209,10 +209,10 @@ extension ViewFixtures {
     /// A fetcher over `loader` with a small cache, so that items scrolled
     /// back to often have to load again.
     static func makeFetcher(
-        _ loader: OutOfOrderLoader, maxConcurrentFetches: Int = 8, cacheCount: Int = 40
+        _ loader: OutOfOrderLoader, maxConcurrentLoads: Int = 8, cacheCount: Int = 40
     ) -> AsyncFetcher<Int, FeedPayload> {
         AsyncFetcher(
-            maxConcurrentFetches: maxConcurrentFetches, memoryCache: MemoryCache(countLimit: cacheCount),
+            maxConcurrentLoads: maxConcurrentLoads, memoryCache: MemoryCache(countLimit: cacheCount),
             retryPolicy: .never
         ) { key in
             try await loader.load(key)
@@ -241,7 +241,7 @@ extension ViewFixtures {
         _ feed: ExampleFeedDataSource<Int, FeedPayload>, using random: inout SeededRandom
     ) async -> Bool {
         var turns = 0
-        while fetcher.runningFetchCount + fetcher.pendingFetchCount > 0 || loader.waitingCount > 0 {
+        while fetcher.runningLoadCount + fetcher.pendingLoadCount > 0 || loader.waitingCount > 0 {
             loader.resolve(upTo: .max, using: &random)
             await Task.yield()
             turns += 1

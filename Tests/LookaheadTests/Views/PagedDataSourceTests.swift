@@ -314,6 +314,6 @@ struct PagedDataSourceTests {
         }
 
         // Then the measured speed is about 10 rows per 16 ms
-        #expect(abs(dataSource.speed.itemsPerSecond - 625) < 40, "\(dataSource.speed.itemsPerSecond)")
+        #expect(abs(dataSource.speed.velocity - 625) < 40, "\(dataSource.speed.velocity)")
     }
 }

@@ -7,7 +7,7 @@ struct ScrollViewPrefetcherLearningTests {
     @Test func theAdaptiveWindowLearnsTheFetchersLoadDurations() async {
         // Given a scroll prefetcher driving a Prefetcher over a gated fetcher
         let gate = LoadGate<Int, String>()
-        let fetcher = AsyncFetcher<Int, String>(maxConcurrentFetches: 4) { key in try await gate.load(key) }
+        let fetcher = AsyncFetcher<Int, String>(maxConcurrentLoads: 4) { key in try await gate.load(key) }
         let prefetcher = Prefetcher(fetcher: fetcher, maxConcurrentRequestCount: 4)
         let scrolling = ScrollViewPrefetcher(
             prefetcher: prefetcher, itemCount: 5, debounce: .zero, clock: ManualClock()

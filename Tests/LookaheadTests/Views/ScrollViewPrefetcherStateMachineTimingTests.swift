@@ -2,14 +2,14 @@ import Testing
 
 @testable import Lookahead
 
-/// When a ``PrefetchWindowStateMachine`` settles: the debounce and the rest
+/// When a ``ScrollViewPrefetcherStateMachine`` settles: the debounce and the rest
 /// check, decided by the machine at the times it is given.
 @Suite(.timeLimit(.minutes(1)))
-struct PrefetchWindowStateMachineTimingTests {
+struct ScrollViewPrefetcherStateMachineTimingTests {
     static let debounce = Duration.milliseconds(50)
 
-    func machine(debounce: Duration = debounce) -> PrefetchWindowStateMachine {
-        PrefetchWindowStateMachine(itemCount: 1_000, sizing: .adaptive(), debounce: debounce)
+    func machine(debounce: Duration = debounce) -> ScrollViewPrefetcherStateMachine {
+        ScrollViewPrefetcherStateMachine(itemCount: 1_000, sizing: .adaptive(), debounce: debounce)
     }
 
     @Test func aFirstChangeArrangesASettleOneDebounceLaterAndLaterChangesJoinIt() {
@@ -83,7 +83,7 @@ struct PrefetchWindowStateMachineTimingTests {
                 }
             }
             guard machine.isRestCheckScheduled else { continue }
-            let expected = lastSettle + max(debounce, PrefetchWindowStateMachine.restCheckDelay)
+            let expected = lastSettle + max(debounce, ScrollViewPrefetcherStateMachine.restCheckDelay)
             #expect(machine.scheduledSettleTime == expected, "debounce \(debounce)")
         }
     }

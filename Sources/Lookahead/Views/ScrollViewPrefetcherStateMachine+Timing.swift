@@ -1,7 +1,7 @@
-// When a PrefetchWindowStateMachine settles: the debounce and the rest check,
+// When a ScrollViewPrefetcherStateMachine settles: the debounce and the rest check,
 // decided in the machine so that every driver settles at the same moments.
 
-extension PrefetchWindowStateMachine {
+extension ScrollViewPrefetcherStateMachine {
     /// What a driver must arrange after a change.
     public enum SettleTiming: Hashable, Sendable {
         /// Settle now, with `settleNow(at:queuedLoadsPerSlot:)`: there is no debounce.

@@ -1,4 +1,4 @@
-/// How many items a ``PrefetchWindowStateMachine`` (and so a
+/// How many items a ``ScrollViewPrefetcherStateMachine`` (and so a
 /// ``ScrollViewPrefetcher``) keeps prefetched around the visible rows.
 public enum PrefetchWindowSizing: Hashable, Sendable {
     /// Always `count` items ahead of the visible rows, in the direction of
@@ -6,8 +6,8 @@ public enum PrefetchWindowSizing: Hashable, Sendable {
     case fixed(count: Int)
     /// As far ahead as the items that will appear before a load started now
     /// would finish, from the measured scroll speed and load durations, and a
-    /// few items on both sides at rest. See ``AdaptivePrefetchWindow``.
-    case adaptive(AdaptivePrefetchWindow = AdaptivePrefetchWindow())
+    /// few items on both sides at rest. See ``AdaptiveWindowSettings``.
+    case adaptive(AdaptiveWindowSettings = AdaptiveWindowSettings())
 
     /// The most items the window holds ahead of the visible rows.
     public var maximumCount: Int {
@@ -37,7 +37,7 @@ public enum PrefetchWindowSizing: Hashable, Sendable {
 /// least `restingCount` more) away: a reversal cancels what it left behind,
 /// a wobble neither cancels nor asks again. Rows that were on screen are
 /// remembered while they are near, and not asked for again behind the user.
-public struct AdaptivePrefetchWindow: Hashable, Sendable {
+public struct AdaptiveWindowSettings: Hashable, Sendable {
     /// Items kept on both sides at rest, and behind while scrolling.
     public var restingCount: Int
     /// The most items asked for ahead.
@@ -65,10 +65,10 @@ public struct AdaptivePrefetchWindow: Hashable, Sendable {
     ) {
         precondition(
             restingCount >= 0 && restingCount <= maximumCount,
-            "AdaptivePrefetchWindow: need 0 <= restingCount <= maximumCount, got \(restingCount) and \(maximumCount)")
-        precondition(margin >= .zero, "AdaptivePrefetchWindow: margin must not be negative, got \(margin)")
-        precondition(hysteresis >= 1, "AdaptivePrefetchWindow: hysteresis must be at least 1, got \(hysteresis)")
-        precondition(speedTimeConstant > .zero, "AdaptivePrefetchWindow: speedTimeConstant must be positive")
+            "AdaptiveWindowSettings: need 0 <= restingCount <= maximumCount, got \(restingCount) and \(maximumCount)")
+        precondition(margin >= .zero, "AdaptiveWindowSettings: margin must not be negative, got \(margin)")
+        precondition(hysteresis >= 1, "AdaptiveWindowSettings: hysteresis must be at least 1, got \(hysteresis)")
+        precondition(speedTimeConstant > .zero, "AdaptiveWindowSettings: speedTimeConstant must be positive")
         self.restingCount = restingCount
         self.maximumCount = maximumCount
         self.margin = margin
@@ -79,4 +79,13 @@ public struct AdaptivePrefetchWindow: Hashable, Sendable {
 
     /// Below this speed, in items per second, the list counts as at rest.
     static let restingSpeed = 1.0
+
+    /// The core these settings configure, in items: the 90th percentile of
+    /// the last 32 load durations, the speed smoothed over
+    /// `speedTimeConstant`, steady motion (rows give no fling physics).
+    func makePredictor() -> ArrivalPredictor {
+        ArrivalPredictor(
+            loadTimeQuantile: 0.9, initialLoadDuration: initialLoadDuration, sampleCapacity: 32, margin: margin,
+            velocityTimeConstant: speedTimeConstant)
+    }
 }

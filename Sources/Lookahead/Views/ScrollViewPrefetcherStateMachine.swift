@@ -21,7 +21,7 @@
 /// `0..<itemCount`, ordered nearest to the visible range first. With
 /// ``PrefetchWindowSizing/adaptive(_:)``, as far ahead as the measured speed
 /// and load time call for, and a few items behind (see
-/// ``AdaptivePrefetchWindow``); it needs the time of each settle
+/// ``AdaptiveWindowSettings``); it needs the time of each settle
 /// (`settle(at:queuedLoadsPerSlot:)`) and learns load times from
 /// `observeLoadDuration(_:)`.
 ///
@@ -43,23 +43,9 @@
 /// SwiftUI (a row can report `onAppear` twice, or after the data shrank):
 /// an index outside `0..<itemCount`, the appearance of a visible index, and
 /// the disappearance of an index that is not visible change nothing.
-public struct PrefetchWindowStateMachine: Sendable {
+public struct ScrollViewPrefetcherStateMachine: Sendable {
     /// What changed in the window at a settle.
-    public struct Update: Hashable, Sendable {
-        /// Indices that entered the window, nearest to the visible range first.
-        public var prefetch: [Int]
-        /// Indices that left the window without ever becoming visible.
-        public var cancel: [Int]
-
-        /// Creates an update.
-        public init(prefetch: [Int] = [], cancel: [Int] = []) {
-            self.prefetch = prefetch
-            self.cancel = cancel
-        }
-
-        /// Whether there is nothing to prefetch and nothing to cancel.
-        public var isEmpty: Bool { prefetch.isEmpty && cancel.isEmpty }
-    }
+    public typealias Update = PrefetchUpdate<Int>
 
     /// The number of items in the list; valid indices are `0..<itemCount`.
     public private(set) var itemCount: Int
@@ -79,10 +65,9 @@ public struct PrefetchWindowStateMachine: Sendable {
     /// settle's range is compared with, and where the window is anchored
     /// while no row is visible.
     private var settledRange: ClosedRange<Int>?
-    /// Adaptive: the scroll speed, in items per second.
-    public private(set) var speed: ScrollSpeedEstimator
-    /// Adaptive: how long loads take.
-    public private(set) var loadDurations: LoadDurationEstimator
+    /// Adaptive: the core predicting how far ahead, in items, the user will
+    /// be when a load asked for now lands (positions are item indices).
+    package private(set) var predictor: ArrivalPredictor
     /// Adaptive: indices seen and still near the visible range, which need
     /// no prefetch behind the user.
     private var consumed: Set<Int> = []
@@ -120,20 +105,21 @@ public struct PrefetchWindowStateMachine: Sendable {
         self.sizing = sizing
         switch sizing {
         case .fixed:
-            speed = ScrollSpeedEstimator()
-            loadDurations = LoadDurationEstimator()
+            predictor = ArrivalPredictor()
         case .adaptive(let configuration):
-            speed = ScrollSpeedEstimator(timeConstant: configuration.speedTimeConstant)
-            loadDurations = LoadDurationEstimator(
-                quantile: 0.9, prior: configuration.initialLoadDuration, capacity: 32)
+            predictor = configuration.makePredictor()
         }
     }
 
     /// Records how long one load took, for the adaptive window's horizon.
     /// - Complexity: O(1)
     public mutating func observeLoadDuration(_ duration: Duration) {
-        loadDurations.record(duration)
+        predictor.observeLoadDuration(duration)
     }
+
+    /// Adaptive: the scroll speed, in items per second, positive towards
+    /// the end of the list; zero for a fixed window.
+    public var itemsPerSecond: Double { predictor.velocity }
 
     /// Records that the row at `index` became visible.
     ///
@@ -212,7 +198,7 @@ public struct PrefetchWindowStateMachine: Sendable {
     /// with nothing changed, lets its estimate come back to rest.
     public var isMoving: Bool {
         guard case .adaptive = sizing else { return false }
-        return abs(speed.itemsPerSecond) >= AdaptivePrefetchWindow.restingSpeed
+        return abs(predictor.velocity) >= AdaptiveWindowSettings.restingSpeed
     }
 
     mutating func settle(time: Duration?, queuedLoadsPerSlot: Double) -> Update {
@@ -224,13 +210,13 @@ public struct PrefetchWindowStateMachine: Sendable {
                 }
             case .adaptive(let configuration):
                 if let time {
-                    speed.record(position: Double(range.lowerBound + range.upperBound) / 2, at: time)
+                    predictor.record(position: Double(range.lowerBound + range.upperBound) / 2, at: time)
                 }
                 // The direction turns only when the smoothed speed is decisive:
                 // fast enough to reach past the resting window. A wobble is not.
-                let reach = abs(speed.itemsPerSecond) * horizon(configuration, queuedLoadsPerSlot: queuedLoadsPerSlot)
+                let reach = predictor.reach(queuedLoadsPerSlot: queuedLoadsPerSlot)
                 if isMoving, reach >= Double(max(1, configuration.restingCount)) {
-                    direction = speed.itemsPerSecond > 0 ? .forward : .backward
+                    direction = predictor.velocity > 0 ? .forward : .backward
                 }
             }
             settledRange = range
@@ -255,7 +241,7 @@ public struct PrefetchWindowStateMachine: Sendable {
     /// The adaptive window: targets on both sides, kept items within the
     /// hysteresis, nearest first.
     private mutating func settleAdaptive(
-        _ configuration: AdaptivePrefetchWindow, queuedLoadsPerSlot: Double
+        _ configuration: AdaptiveWindowSettings, queuedLoadsPerSlot: Double
     )
         -> Update
     {
@@ -310,28 +296,22 @@ public struct PrefetchWindowStateMachine: Sendable {
         return update
     }
 
-    /// How many items the adaptive window wants ahead and behind now (for tests).
+    /// How many items the adaptive window wants ahead and behind now: ahead,
+    /// the core's reach in items (rounded up), between `restingCount` and
+    /// `maximumCount`; behind, `restingCount`.
     package func adaptiveCounts(queuedLoadsPerSlot: Double = 0) -> (ahead: Int, behind: Int) {
         guard case .adaptive(let configuration) = sizing else { return (sizing.maximumCount, 0) }
         return adaptiveCounts(configuration, queuedLoadsPerSlot: queuedLoadsPerSlot)
     }
 
     private func adaptiveCounts(
-        _ configuration: AdaptivePrefetchWindow, queuedLoadsPerSlot: Double
+        _ configuration: AdaptiveWindowSettings, queuedLoadsPerSlot: Double
     )
         -> (ahead: Int, behind: Int)
     {
-        let horizon = horizon(configuration, queuedLoadsPerSlot: queuedLoadsPerSlot)
-        let reach = (abs(speed.itemsPerSecond) * horizon).rounded(.up)
+        let reach = predictor.reach(queuedLoadsPerSlot: queuedLoadsPerSlot).rounded(.up)
         let ahead = isMoving ? Int(min(reach, Double(configuration.maximumCount))) : 0
         return (max(ahead, configuration.restingCount), configuration.restingCount)
-    }
-
-    /// The seconds between asking for an item and having it: the load time,
-    /// the queue ahead of it, and the margin.
-    private func horizon(_ configuration: AdaptivePrefetchWindow, queuedLoadsPerSlot: Double) -> Double {
-        let load = loadDurations.estimate.seconds
-        return load * (1 + max(0, queuedLoadsPerSlot)) + configuration.margin.seconds
     }
 
     /// The smallest range holding every visible index, or `nil` if none is.

@@ -10,7 +10,7 @@ extension ScrollViewPrefetcherTests {
     struct StateMachineTests {
         @Test func nothingIsPrefetchedBeforeARowAppears() {
             // Given a fresh machine
-            var machine = PrefetchWindowStateMachine(itemCount: 50, windowSize: 5)
+            var machine = ScrollViewPrefetcherStateMachine(itemCount: 50, windowSize: 5)
 
             // When it settles
             let update = machine.settle()
@@ -21,7 +21,7 @@ extension ScrollViewPrefetcherTests {
 
         @Test func followsTheVisibleRangeInBothDirections() {
             // Given rows 10–14 visible, scrolled down to there
-            var machine = PrefetchWindowStateMachine(itemCount: 50, windowSize: 5)
+            var machine = ScrollViewPrefetcherStateMachine(itemCount: 50, windowSize: 5)
             for index in 9...13 { machine.appeared(index) }
             _ = machine.settle()
             machine.appeared(14)
@@ -47,7 +47,7 @@ extension ScrollViewPrefetcherTests {
 
         @Test func ambiguousMovesKeepTheDirection() {
             // Given a machine that has seen a scroll up
-            var machine = PrefetchWindowStateMachine(itemCount: 50, windowSize: 2)
+            var machine = ScrollViewPrefetcherStateMachine(itemCount: 50, windowSize: 2)
             for index in 20...24 { machine.appeared(index) }
             _ = machine.settle()
             machine.appeared(19)
@@ -72,7 +72,7 @@ extension ScrollViewPrefetcherTests {
 
         @Test func aJumpKeepsTheWindowUntilNewRowsAppear() {
             // Given rows 0–4 visible and 5–7 prefetched
-            var machine = PrefetchWindowStateMachine(itemCount: 100, windowSize: 3)
+            var machine = ScrollViewPrefetcherStateMachine(itemCount: 100, windowSize: 3)
             for index in 0...4 { machine.appeared(index) }
             _ = machine.settle()
 
@@ -95,7 +95,7 @@ extension ScrollViewPrefetcherTests {
 
         @Test func shrinkingTheListForgetsIndicesPastTheEnd() {
             // Given rows 0–4 visible and 5–9 prefetched in a list of 100
-            var machine = PrefetchWindowStateMachine(itemCount: 100, windowSize: 5)
+            var machine = ScrollViewPrefetcherStateMachine(itemCount: 100, windowSize: 5)
             for index in 0...4 { machine.appeared(index) }
             _ = machine.settle()
 
@@ -115,7 +115,7 @@ extension ScrollViewPrefetcherTests {
 
         @Test func badInputChangesNothing() {
             // Given a machine with row 3 visible
-            var machine = PrefetchWindowStateMachine(itemCount: 10, windowSize: 2)
+            var machine = ScrollViewPrefetcherStateMachine(itemCount: 10, windowSize: 2)
             machine.appeared(3)
 
             // When it gets out-of-range, repeated and unknown events
@@ -132,7 +132,7 @@ extension ScrollViewPrefetcherTests {
         @Test func randomScrollingKeepsTheInvariants() {
             // Given a seeded random walk of a ten-row viewport over 200 items
             var generator = SeededRandom(seed: 0x5EED_0003)
-            var machine = PrefetchWindowStateMachine(itemCount: 200, windowSize: 8)
+            var machine = ScrollViewPrefetcherStateMachine(itemCount: 200, windowSize: 8)
             var top = 0
             var requested: Set<Int> = []
             for index in 0..<10 { machine.appeared(index) }
