@@ -61,9 +61,12 @@ import Lookahead
 /// latency(a + 1)) + bytes ÷ bandwidth` (the one hedge either overlaps a
 /// failed attempt, saving at most `M`, or races the good one; the second
 /// term only if attempt `a + 1` does not fail), and premise 3's slot-time
-/// becomes `S + min(latency(a), latency(a + 1)) + bytes ÷ bandwidth` (every
-/// failed attempt runs its whole latency; of the racing pair at least one
-/// runs to the end). Each attempt still holds a slot (hedges count against
+/// becomes `S + min(latency(a), 2 · latency(a + 1) + bytes ÷ bandwidth) +
+/// bytes ÷ bandwidth` (every failed attempt runs its whole latency; without
+/// a winning hedge the good attempt runs to its end; a winning hedge starts
+/// no earlier than the good attempt, which holds its slot until the hedge's
+/// data is in, so the two hold slots for at least the hedge's latency and
+/// transfer each). Each attempt still holds a slot (hedges count against
 /// the concurrency limit) and still sends its bytes over the link only once
 /// its latency has passed, so premises 2 and 3 hold as stated. `adaptive`
 /// hedges (a visible cell's load past the observed p90), so the simulator's
@@ -175,6 +178,7 @@ struct LowerBoundProblem {
             }
             let unloadable = network.fails(item: item, attempt: attempt)
             let latency = network.latency(forItem: item, attempt: attempt)
+            let transfer = bytesPerSecond.map { Double(network.payloadBytes(forItem: item)) / $0 } ?? 0
             var firstByte = (chain + latency) / .seconds(1)
             var slotLatency = firstByte
             if allowsHedging {
@@ -187,11 +191,14 @@ struct LowerBoundProblem {
                 if !network.fails(item: item, attempt: attempt + 1) {
                     let racing = network.latency(forItem: item, attempt: attempt + 1)
                     firstByte = min(firstByte, (chain + racing) / .seconds(1))
-                    slotLatency = (chain + min(latency, racing)) / .seconds(1)
+                    // A winning hedge started no earlier than the good attempt, which
+                    // holds its slot until the hedge's data is in: two slots for at
+                    // least the hedge's latency and transfer each.
+                    let hedgedSlot = (chain + racing * 2) / .seconds(1) + transfer
+                    slotLatency = min(slotLatency, hedgedSlot)
                 }
             }
             earliestFirstByte = min(earliestFirstByte, firstByte)
-            let transfer = bytesPerSecond.map { Double(network.payloadBytes(forItem: item)) / $0 } ?? 0
             // A nanosecond of slack: completions are rounded to the nearest one.
             let arrival = firstByte + transfer - 1e-9
             let firstFeasible =
