@@ -82,7 +82,10 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
     /// How far, in screens, the policy looks ahead at most.
     public var maxReachScreens: Double
 
-    var held: Set<ItemPath> = []
+    /// What the last window held, ascending: a sorted array rather than a
+    /// set, so that a frame tests membership by binary search instead of
+    /// hashing the window twice.
+    var held: [ItemPath] = []
     /// The last frame's time and velocity, to tell a coasting fling from a
     /// drag or an animated scroll.
     var lastMotion: (time: Duration, velocity: Double)?
@@ -236,7 +239,7 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
         readingPace.record(offset: visible.minY, at: context.frame.time)
         let screen = max(visible.height, 1)
         let speed = abs(predictor.velocity)
-        let visibleSet = Set(context.visibleItems)
+        let visibleItems = Self.ascending(context.visibleItems)
         let horizon = predictor.horizon(queuedLoadsPerSlot: context.loadQueue.queuedLoadsPerSlot)
 
         var wanted: [(time: Double, distance: Double, path: ItemPath)] = []
@@ -269,12 +272,13 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
                 x: visible.minX, y: max(0, landedY - screen / 4), width: visible.width,
                 height: visible.height + screen / 2)
             landingZone = zone
-            landing = layout.itemPaths(in: zone).filter { !visibleSet.contains($0) }
-            if !forward { landing.reverse() }
+            landing = layout.itemPaths(in: zone).filter { !Self.contains($0, inAscending: visibleItems) }
         }
-        let landingSet = Set(landing)
+        let landingItems = Self.ascending(landing)
+        if !forward { landing.reverse() }
 
-        for path in layout.itemPaths(in: region) where !visibleSet.contains(path) && !landingSet.contains(path) {
+        for path in layout.itemPaths(in: region)
+        where !Self.contains(path, inAscending: visibleItems) && !Self.contains(path, inAscending: landingItems) {
             let frame = layout.frame(at: path)
             let isAhead = forward ? frame.minY >= visible.maxY : frame.maxY <= visible.minY
             let distance = frame.verticalDistance(to: visible)
@@ -310,8 +314,13 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
         let keepBehind = speed >= flingSpeed ? max(behind, screen / 2) : keepAhead
         let keepTop = visible.minY - (forward ? keepBehind : keepAhead)
         let keepBottom = visible.maxY + (forward ? keepAhead : keepBehind)
-        var chosen = Set(window)
-        for path in held where !chosen.contains(path) && !visibleSet.contains(path) {
+        var chosen = window
+        chosen.sort()
+        let chosenCount = chosen.count
+        for path in held
+        where !Self.contains(path, inAscending: chosen[..<chosenCount])
+            && !Self.contains(path, inAscending: visibleItems)
+        {
             // After a reload or batch update a held path may no longer exist.
             guard path.section < layout.numberOfSections, path.item < layout.numberOfItems(inSection: path.section)
             else { continue }
@@ -328,10 +337,32 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
             }
             if (frame.maxY > keepTop && frame.minY < keepBottom) || isNearLanding == true {
                 window.append(path)
-                chosen.insert(path)
+                chosen.append(path)
             }
         }
+        // Two ascending runs: the sort merges them.
+        chosen.sort()
         held = chosen
         return window
+    }
+
+    /// `paths` in ascending order: as they come when the caller kept the
+    /// documented order (the layouts' `itemPaths(in:)`, a context's visible
+    /// items), else sorted.
+    ///
+    /// - Complexity: O(n) when ascending, O(n log n) otherwise.
+    static func ascending(_ paths: [ItemPath]) -> [ItemPath] {
+        guard paths.indices.dropFirst().contains(where: { paths[$0] < paths[$0 - 1] }) else { return paths }
+        return paths.sorted()
+    }
+
+    /// Whether the ascending `paths` hold `path`.
+    ///
+    /// - Complexity: O(log n).
+    static func contains(_ path: ItemPath, inAscending paths: some RandomAccessCollection<ItemPath>) -> Bool {
+        let index = LayoutSearch.partitionPoint(in: 0..<paths.count) {
+            paths[paths.index(paths.startIndex, offsetBy: $0)] >= path
+        }
+        return index < paths.count && paths[paths.index(paths.startIndex, offsetBy: index)] == path
     }
 }

@@ -286,11 +286,3 @@ public struct NestedPrefetchPlanner: Sendable {
             && frame.targetOffset == nil && last.targetOffset == nil
     }
 }
-
-extension PrefetchPolicy {
-    /// Whether the policy is an app's own, which may change its window with time alone.
-    var isCustom: Bool {
-        if case .custom = self { return true }
-        return false
-    }
-}

@@ -33,6 +33,10 @@ public struct PrefetchPlanner: Sendable {
     /// What the policy saw on the last frame, for ``displayPriority(for:)``.
     var lastContext: PrefetchContext?
     var needsFirstLayout = true
+    /// Whether the policy is a built-in one, whose windows never repeat an
+    /// item: a frame then finds what to cancel by counting, without a set of
+    /// the window.
+    var hasDistinctWindows: Bool
 
     /// The change one frame makes to the prefetched set (cancels ascending).
     public typealias Update = PrefetchUpdate<ItemPath>
@@ -42,6 +46,7 @@ public struct PrefetchPlanner: Sendable {
         self.layout = layout
         self.policy = policy.makeWindowPolicy()
         self.isEnabled = isEnabled
+        hasDistinctWindows = !policy.isCustom
     }
 
     /// Plans one frame.
@@ -68,15 +73,19 @@ public struct PrefetchPlanner: Sendable {
             loadQueue: loadQueue)
         lastContext = context
         let window = policy.window(for: context, layout: layout)
-        let wanted = Set(window)
         var update = Update()
         for path in window where !prefetched.contains(path) {
             update.prefetch.append(path)
         }
-        for path in prefetched where !wanted.contains(path) {
-            update.cancel.append(path)
+        // A distinct window holding every item asked for cancels none: the
+        // common frame, found without hashing the window again.
+        if !hasDistinctWindows || window.count - update.prefetch.count < prefetched.count {
+            let wanted = Set(window)
+            for path in prefetched where !wanted.contains(path) {
+                update.cancel.append(path)
+            }
+            update.cancel.sort()
         }
-        update.cancel.sort()
         for path in update.cancel { prefetched.remove(path) }
         prefetched.formUnion(update.prefetch)
         return update
@@ -113,6 +122,7 @@ public struct PrefetchPlanner: Sendable {
     /// Switches to another policy; the next frame plans with it.
     public mutating func setPolicy(_ policy: PrefetchPolicy) {
         self.policy = policy.makeWindowPolicy()
+        hasDistinctWindows = !policy.isCustom
     }
 
     /// Cancels everything asked for (a jump the caller handles itself, the

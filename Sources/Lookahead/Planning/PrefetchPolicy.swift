@@ -22,6 +22,13 @@ public enum PrefetchPolicy: Sendable {
         case .custom(let policy): policy
         }
     }
+
+    /// Whether the policy is an app's own: it may change its window with
+    /// time alone, and may repeat an item in it.
+    var isCustom: Bool {
+        if case .custom = self { return true }
+        return false
+    }
 }
 
 /// What a policy knows when it decides the window.

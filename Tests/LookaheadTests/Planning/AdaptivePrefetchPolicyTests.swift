@@ -132,6 +132,38 @@ struct AdaptivePrefetchPolicyTests {
         #expect(cancelled.filter { layout.frame(at: $0).minY >= offset + 844 }.isEmpty)
     }
 
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func visibleItemsOutOfOrderPlanAsInOrder(seed: UInt64) {
+        // Given two policies fed the same frames — a drag, an announced fling, a rest —
+        // one with the visible items ascending, the other with them shuffled
+        let layout = list()
+        var random = SeededRandom(seed: seed)
+        var ordered = AdaptivePrefetchPolicy()
+        var shuffled = AdaptivePrefetchPolicy()
+        var offset = 40_000.0
+        for frame in 0..<90 {
+            let velocity: Double = frame < 30 ? 600 : frame < 60 ? 6_000 - Double(frame - 30) * 150 : 0
+            offset += velocity / 60
+            let rect = Rect(origin: Point(x: 0, y: offset), size: viewport)
+            let scrollFrame = ScrollFrame(
+                visibleRect: rect, velocity: velocity, time: .milliseconds(frame * 16),
+                targetOffset: frame == 30 ? Point(x: 0, y: offset + 3_000) : nil)
+            let visible = layout.itemPaths(in: rect)
+            let inOrder = PrefetchContext(
+                frame: scrollFrame, visibleItems: visible, direction: .forward, isFirstLayout: frame == 0)
+            var outOfOrder = inOrder
+            outOfOrder.visibleItems = visible.shuffled(using: &random)
+
+            // When each plans the frame
+            let expected = ordered.window(for: inOrder, layout: layout)
+            let window = shuffled.window(for: outOfOrder, layout: layout)
+
+            // Then both ask for the same items in the same order, none visible
+            #expect(window == expected, "seed \(seed), frame \(frame)")
+            #expect(Set(window).isDisjoint(with: visible), "seed \(seed), frame \(frame)")
+        }
+    }
+
     @Test func restingKeepsAWindowOnBothSidesWiderAhead() {
         // Given a fast reader: 24,000 pt in 6 s, then at rest
         let layout = list()

@@ -209,6 +209,30 @@ struct PrefetchPlannerTests {
         #expect(after.prefetch == paths(32...39))
     }
 
+    /// A policy of an app's own that returns the windows it is given, one a frame.
+    struct ScriptedPolicy: PrefetchPolicyProtocol {
+        var windows: [[ItemPath]]
+
+        mutating func window(for context: PrefetchContext, layout: any CollectionLayout) -> [ItemPath] {
+            windows.count > 1 ? windows.removeFirst() : windows.first ?? []
+        }
+    }
+
+    @Test func aCustomWindowRepeatingAnItemStillCancelsWhatItDropped() {
+        // Given a policy of an app's own that asked for rows 20 and 21
+        let layout = ListLayout(width: 390, rowHeight: 100, rowCount: 100)
+        let policy = ScriptedPolicy(windows: [paths(20...21), paths(20...20) + paths(20...20)])
+        var planner = PrefetchPlanner(layout: layout, policy: .custom(policy))
+        #expect(planner.update(frame(at: 0)).prefetch == paths(20...21))
+
+        // When its next window names row 20 twice and row 21 no more
+        let update = planner.update(frame(at: 0, frame: 1))
+
+        // Then row 21 is cancelled: a repeated item does not stand in for it
+        #expect(update.cancel == paths(21...21))
+        #expect(planner.prefetched == Set(paths(20...20)))
+    }
+
     @Test func aMillionItemsCostNoMoreCallsThanAThousand() {
         // Correctness at scale (timing is the planner benchmark's business)
         var planner = PrefetchPlanner(layout: photoGrid(items: 1_000_000), policy: .system)
