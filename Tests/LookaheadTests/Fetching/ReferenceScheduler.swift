@@ -20,11 +20,11 @@ import Lookahead
 /// exactly.
 ///
 /// Hedges follow the documented rules: a running load that has not had one
-/// may get a second attempt while fewer than `maxConcurrentLoads` attempts
-/// run and no pending load has a higher priority; the first attempt to
-/// succeed delivers and the other becomes a zombie; an attempt that fails
-/// while the other runs is discarded; a hedged load nobody wants leaves two
-/// zombies.
+/// may ask for a second attempt, which waits like a pending load of its
+/// priority without a deadline, stamped at the back, and starts as one; the
+/// first attempt ending drops it; the first attempt to succeed delivers and
+/// the other becomes a zombie; an attempt that fails while the other runs is
+/// discarded; a hedged load nobody wants leaves two zombies.
 ///
 /// Keys, payloads, interests and groups are plain `Int`s; loads are named by
 /// the serial of their `LoadID`, which is public and counts starts.
@@ -98,13 +98,15 @@ struct ReferenceScheduler {
         /// Ordered by this deadline, the one it had when last placed.
         case pending(FetchPriority, stamp: Int, deadline: Duration?)
         case running(serial: UInt64, FetchPriority)
+        /// Its hedge waits, ordered by this stamp (no deadline).
+        case hedgeQueued(serial: UInt64, FetchPriority, stamp: Int)
         case hedged(serial: UInt64, hedge: UInt64, FetchPriority)
         case backingOff(serial: UInt64)
 
         /// The priority it runs at, one attempt or two.
         var runningPriority: FetchPriority? {
             switch self {
-            case .running(_, let priority), .hedged(_, _, let priority): priority
+            case .running(_, let priority), .hedged(_, _, let priority), .hedgeQueued(_, let priority, _): priority
             default: nil
             }
         }
@@ -154,13 +156,20 @@ struct ReferenceScheduler {
     var runningCount: Int {
         loads.reduce(zombies.count) { count, load in
             switch load.state {
-            case .running: count + 1
+            case .running, .hedgeQueued: count + 1
             case .hedged: count + 2
             default: count
             }
         }
     }
-    var pendingCount: Int { loads.count(where: { if case .pending = $0.state { true } else { false } }) }
+    var pendingCount: Int {
+        loads.count(where: {
+            switch $0.state {
+            case .pending, .hedgeQueued: true
+            default: false
+            }
+        })
+    }
     var backingOffCount: Int { loads.count(where: { if case .backingOff = $0.state { true } else { false } }) }
     var isIdle: Bool { runningCount == 0 && pendingCount == 0 && backingOffCount == 0 }
     var keyCount: Int { loads.count }
@@ -181,7 +190,8 @@ struct ReferenceScheduler {
         switch load.state {
         case .idle: return .idle
         case .pending(let priority, _, _): return .pending(priority)
-        case .running(_, let priority), .hedged(_, _, let priority): return .running(priority)
+        case .running(_, let priority), .hedged(_, _, let priority), .hedgeQueued(_, let priority, _):
+            return .running(priority)
         case .backingOff: return .backingOff
         }
     }
@@ -189,6 +199,11 @@ struct ReferenceScheduler {
     func isHedged(_ key: Int) -> Bool {
         guard let load = loads.first(where: { $0.key == key }), case .hedged = load.state else { return false }
         return true
+    }
+
+    /// Whether `serial` runs with its hedge waiting for a slot.
+    func hasQueuedHedge(_ serial: UInt64) -> Bool {
+        loads.contains { if case .hedgeQueued(serial, _, _) = $0.state { true } else { false } }
     }
 
     /// The other attempt of the hedged load that `serial` is an attempt of.
@@ -210,7 +225,8 @@ struct ReferenceScheduler {
                 switch load.state {
                 case .idle: .idle
                 case .pending(let priority, _, _): .pending(priority)
-                case .running(_, let priority), .hedged(_, _, let priority): .running(priority)
+                case .running(_, let priority), .hedged(_, _, let priority), .hedgeQueued(_, let priority, _):
+                    .running(priority)
                 case .backingOff: .backingOff
                 }
         }
@@ -368,16 +384,21 @@ struct ReferenceScheduler {
         return payloads
     }
 
-    /// The admitted interests are visited in the order they were admitted,
-    /// each load reconciled in turn (the implementation's order).
+    /// Every admitted interest is paused (or resumed) first, then each load
+    /// is reconciled once, in the order its interests were admitted (the
+    /// implementation's order: it decides which load ends up first).
     mutating func setPaused(_ isPaused: Bool, group id: Int) {
         let position = groups.firstIndex { $0.id == id }!
         guard groups[position].isPaused != isPaused else { return }
         groups[position].isPaused = isPaused
-        for interestID in admittedInterests(of: id) {
+        // Every interest first, then each load once, in admission order.
+        let admitted = admittedInterests(of: id)
+        for interestID in admitted {
             let index = interests.firstIndex { $0.id == interestID }!
             interests[index].isHeldByPause = isPaused
-            reconcile(interests[index].key)
+        }
+        for interestID in admitted {
+            reconcile(interests.first { $0.id == interestID }!.key)
         }
         admitWaiting(inGroup: id)
         settle()
@@ -416,6 +437,7 @@ struct ReferenceScheduler {
             return nil
         }
         let key = runningKey(serial)
+        dropQueuedHedge(of: key)
         statistics.loadsCompleted += 1
         let loser = sibling(of: serial)
         if let loser, loser < serial { statistics.hedgesWon += 1 }
@@ -435,6 +457,7 @@ struct ReferenceScheduler {
             return .discarded
         }
         let key = runningKey(serial)
+        dropQueuedHedge(of: key)
         let position = loads.firstIndex { $0.key == key }!
         if let survivor = sibling(of: serial) {
             loads[position].state = .running(serial: survivor, loads[position].state.runningPriority!)
@@ -464,25 +487,24 @@ struct ReferenceScheduler {
         settle()
     }
 
-    /// A second attempt of the running load `serial`, or `nil` when refused.
-    mutating func hedge(_ serial: UInt64) -> UInt64? {
+    /// Asks for a second attempt of the running load `serial`; `false` when refused.
+    mutating func hedge(_ serial: UInt64) -> Bool {
         guard
             let position = loads.firstIndex(where: { if case .running(serial, _) = $0.state { true } else { false } }),
             !loads[position].hasHedged, let priority = loads[position].state.runningPriority
-        else { return nil }
-        guard runningCount < maxConcurrentLoads else { return nil }
-        let isOvertaking = loads.contains { load in
-            if case .pending(let waiting, _, _) = load.state { waiting > priority } else { false }
-        }
-        guard !isOvertaking else { return nil }
-        let hedge = nextSerial
-        nextSerial += 1
-        loads[position].state = .hedged(serial: serial, hedge: hedge, priority)
+        else { return false }
+        loads[position].state = .hedgeQueued(serial: serial, priority, stamp: backStamp())
         loads[position].hasHedged = true
-        statistics.loadsStarted += 1
-        statistics.hedgesStarted += 1
-        actions.append(.start(serial: hedge, key: loads[position].key, priority: priority))
-        return hedge
+        settle()
+        return true
+    }
+
+    /// The attempt whose hedge waits ended: the hedge is dropped.
+    private mutating func dropQueuedHedge(of key: Int) {
+        guard let position = loads.firstIndex(where: { $0.key == key }),
+            case .hedgeQueued(let serial, let priority, _) = loads[position].state
+        else { return }
+        loads[position].state = .running(serial: serial, priority)
     }
 
     // MARK: Rules
@@ -502,7 +524,7 @@ struct ReferenceScheduler {
     private func runningKey(_ serial: UInt64) -> Int {
         let load = loads.first { load in
             switch load.state {
-            case .running(serial, _): true
+            case .running(serial, _), .hedgeQueued(serial, _, _): true
             case .hedged(let first, let hedge, _): first == serial || hedge == serial
             default: false
             }
@@ -638,6 +660,20 @@ struct ReferenceScheduler {
                 loads[position].state = .running(serial: serial, wanted)
                 actions.append(.reprioritize(serial: serial, key: key, priority: wanted))
             }
+        case .hedgeQueued(let serial, let current, _):
+            if admittedCount(of: key) == 0 {
+                actions.append(.cancel(serial: serial, key: key))
+                zombies.append(serial)
+                statistics.loadsCancelled += 1
+                loads[position].failures = 0
+                loads[position].hasHedged = false
+                loads[position].state = .idle
+                forgetIfUnused(key)
+            } else if let wanted, wanted != current {
+                let stamp = wanted < current ? frontStamp() : backStamp()
+                loads[position].state = .hedgeQueued(serial: serial, wanted, stamp: stamp)
+                actions.append(.reprioritize(serial: serial, key: key, priority: wanted))
+            }
         case .hedged(let serial, let hedge, let current):
             if admittedCount(of: key) == 0 {
                 cancelRunning([serial, hedge], of: key, at: position)
@@ -673,6 +709,20 @@ struct ReferenceScheduler {
         }
     }
 
+    /// The keys of the pending loads and queued hedges, in the order they start.
+    func pendingOrder() -> [Int] {
+        var entries: [(key: Int, priority: FetchPriority, deadline: Duration?, stamp: Int)] = []
+        for load in loads {
+            switch load.state {
+            case .pending(let priority, let stamp, let deadline): entries.append((load.key, priority, deadline, stamp))
+            case .hedgeQueued(_, let priority, let stamp): entries.append((load.key, priority, nil, stamp))
+            default: break
+            }
+        }
+        entries.sort { Self.startsBefore($0.priority, $0.deadline, $0.stamp, $1.priority, $1.deadline, $1.stamp) }
+        return entries.map(\.key)
+    }
+
     private mutating func settle() {
         while let group = touchedGroups.popLast() {
             if isLive(group: group) { admitWaiting(inGroup: group) }
@@ -680,7 +730,17 @@ struct ReferenceScheduler {
         while runningCount < maxConcurrentLoads {
             var next: (position: Int, priority: FetchPriority, deadline: Duration?, stamp: Int)?
             for (position, load) in loads.enumerated() {
-                guard case .pending(let priority, let stamp, let deadline) = load.state else { continue }
+                let priority: FetchPriority
+                let stamp: Int
+                let deadline: Duration?
+                switch load.state {
+                case .pending(let pendingPriority, let pendingStamp, let pendingDeadline):
+                    (priority, stamp, deadline) = (pendingPriority, pendingStamp, pendingDeadline)
+                case .hedgeQueued(_, let hedgePriority, let hedgeStamp):
+                    (priority, stamp, deadline) = (hedgePriority, hedgeStamp, nil)
+                default:
+                    continue
+                }
                 if let best = next,
                     Self.startsBefore(best.priority, best.deadline, best.stamp, priority, deadline, stamp)
                 {
@@ -691,7 +751,12 @@ struct ReferenceScheduler {
             guard let next else { return }
             let serial = nextSerial
             nextSerial += 1
-            loads[next.position].state = .running(serial: serial, next.priority)
+            if case .hedgeQueued(let first, _, _) = loads[next.position].state {
+                loads[next.position].state = .hedged(serial: first, hedge: serial, next.priority)
+                statistics.hedgesStarted += 1
+            } else {
+                loads[next.position].state = .running(serial: serial, next.priority)
+            }
             statistics.loadsStarted += 1
             actions.append(.start(serial: serial, key: loads[next.position].key, priority: next.priority))
         }
