@@ -162,4 +162,35 @@ struct AsyncFetcherHedgingTests {
         await fetcher.waitUntilIdle()
         #expect(fetcher.statistics.hedgesStarted == 1)
     }
+
+    @Test func aWaitingHedgeStartsAheadOfWaitingPrefetches() async {
+        // Given both slots taken by display loads past their threshold, and a prefetch waiting
+        let loader = Loader()
+        let clock = ManualClock()
+        let fetcher = makeFetcher(loader, clock: clock, hedging: .after(.milliseconds(100)))
+        fetcher.fetchAsync(0, priority: .high)
+        fetcher.fetchAsync(1, priority: .high)
+        await loader.gate.waitForStarts(2)
+        fetcher.fetchAsync(2)
+        await clock.waitForSleepers(count: 2)
+        clock.advance(by: .milliseconds(100))
+
+        // When 1 lands, freeing a slot
+        loader.gate.succeed(Attempt(key: 1, number: 1), with: "")
+
+        // Then the slot goes to 0's hedge, not to the prefetch that waited longer
+        await loader.gate.waitForStarts(3)
+        #expect(loader.gate.started.last == Attempt(key: 0, number: 2))
+        #expect(fetcher.withScheduler { $0.phase(of: 2) } == .pending(.normal))
+
+        // And when 0's first attempt lands, its hedge is cancelled and the prefetch starts
+        loader.gate.succeed(Attempt(key: 0, number: 1), with: "")
+        await loader.gate.waitForCancellations(1)
+        await loader.gate.waitForStarts(4)
+        #expect(loader.gate.started.last == Attempt(key: 2, number: 1))
+        #expect(loader.gate.cancelled == [Attempt(key: 0, number: 2)])
+        loader.gate.succeed(Attempt(key: 2, number: 1), with: "")
+        await fetcher.waitUntilIdle()
+        #expect(fetcher.statistics.hedgesStarted == 1)
+    }
 }

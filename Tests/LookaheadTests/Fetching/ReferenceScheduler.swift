@@ -123,23 +123,23 @@ struct ReferenceScheduler {
         var hasHedged = false
     }
 
-    private(set) var interests: [Interest] = []
-    private(set) var groups: [Group] = []
-    private(set) var loads: [Load] = []
+    var interests: [Interest] = []
+    var groups: [Group] = []
+    var loads: [Load] = []
     /// Serials of running loads that were cancelled and have not been reported.
-    private(set) var zombies: [UInt64] = []
-    private(set) var statistics = FetchStatistics()
-    private var actions: [Action] = []
+    var zombies: [UInt64] = []
+    var statistics = FetchStatistics()
+    var actions: [Action] = []
     /// Groups whose admitted interests left during the current operation. They
     /// admit their waiting interests when the operation settles, the last one
     /// touched first, duplicates included: the implementation's order.
-    private var touchedGroups: [Int] = []
-    private var nextSerial: UInt64 = 0
-    private var nextBackStamp = 0
-    private var nextFrontStamp = -1
-    private var nextInterestID = 0
-    private var nextGroupID = 1
-    private var nextAdmissionStamp = 0
+    var touchedGroups: [Int] = []
+    var nextSerial: UInt64 = 0
+    var nextBackStamp = 0
+    var nextFrontStamp = -1
+    var nextInterestID = 0
+    var nextGroupID = 1
+    var nextAdmissionStamp = 0
 
     var maxConcurrentLoads: Int {
         didSet { settle() }
@@ -194,27 +194,6 @@ struct ReferenceScheduler {
             return .running(priority)
         case .backingOff: return .backingOff
         }
-    }
-
-    func isHedged(_ key: Int) -> Bool {
-        guard let load = loads.first(where: { $0.key == key }), case .hedged = load.state else { return false }
-        return true
-    }
-
-    /// Whether `serial` runs with its hedge waiting for a slot.
-    func hasQueuedHedge(_ serial: UInt64) -> Bool {
-        loads.contains { if case .hedgeQueued(serial, _, _) = $0.state { true } else { false } }
-    }
-
-    /// The other attempt of the hedged load that `serial` is an attempt of.
-    func sibling(of serial: UInt64) -> UInt64? {
-        for load in loads {
-            if case .hedged(let first, let hedge, _) = load.state {
-                if first == serial { return hedge }
-                if hedge == serial { return first }
-            }
-        }
-        return nil
     }
 
     /// The phases of keys `0..<count`, in one pass.
@@ -428,91 +407,12 @@ struct ReferenceScheduler {
         settle()
     }
 
-    // MARK: Load outcomes
-
-    mutating func loadDidSucceed(_ serial: UInt64) -> [Int]? {
-        if let zombie = zombies.firstIndex(of: serial) {
-            zombies.remove(at: zombie)
-            settle()
-            return nil
-        }
-        let key = runningKey(serial)
-        dropQueuedHedge(of: key)
-        statistics.loadsCompleted += 1
-        let loser = sibling(of: serial)
-        if let loser, loser < serial { statistics.hedgesWon += 1 }
-        let payloads = endAllInterests(in: key, succeeded: true)
-        if let loser {
-            actions.append(.cancel(serial: loser, key: key))
-            zombies.append(loser)
-        }
-        settle()
-        return payloads
-    }
-
-    mutating func loadDidFail(_ serial: UInt64, isTransient: Bool) -> Disposition {
-        if let zombie = zombies.firstIndex(of: serial) {
-            zombies.remove(at: zombie)
-            settle()
-            return .discarded
-        }
-        let key = runningKey(serial)
-        dropQueuedHedge(of: key)
-        let position = loads.firstIndex { $0.key == key }!
-        if let survivor = sibling(of: serial) {
-            loads[position].state = .running(serial: survivor, loads[position].state.runningPriority!)
-            settle()
-            return .discarded
-        }
-        loads[position].failures += 1
-        if isTransient, let delay = retryDelay(afterFailures: loads[position].failures) {
-            loads[position].state = .backingOff(serial: serial)
-            statistics.retriesScheduled += 1
-            settle()
-            return .retry(after: delay)
-        }
-        statistics.loadsFailed += 1
-        let payloads = endAllInterests(in: key, succeeded: false)
-        settle()
-        return .deliver(payloads)
-    }
-
-    mutating func retryTimerFired(_ serial: UInt64) {
-        guard let position = loads.firstIndex(where: { $0.state == .backingOff(serial: serial) }) else { return }
-        loads[position].state = .idle
-        let key = loads[position].key
-        if let priority = activePriority(of: key) {
-            loads[position].state = .pending(priority, stamp: frontStamp(), deadline: activeDeadline(of: key))
-        }
-        settle()
-    }
-
-    /// Asks for a second attempt of the running load `serial`; `false` when refused.
-    mutating func hedge(_ serial: UInt64) -> Bool {
-        guard
-            let position = loads.firstIndex(where: { if case .running(serial, _) = $0.state { true } else { false } }),
-            !loads[position].hasHedged, let priority = loads[position].state.runningPriority
-        else { return false }
-        loads[position].state = .hedgeQueued(serial: serial, priority, stamp: backStamp())
-        loads[position].hasHedged = true
-        settle()
-        return true
-    }
-
-    /// The attempt whose hedge waits ended: the hedge is dropped.
-    private mutating func dropQueuedHedge(of key: Int) {
-        guard let position = loads.firstIndex(where: { $0.key == key }),
-            case .hedgeQueued(let serial, let priority, _) = loads[position].state
-        else { return }
-        loads[position].state = .running(serial: serial, priority)
-    }
-
     // MARK: Rules
 
     /// The retry policy's documented schedule, computed from scratch: no delay
     /// once `maxAttempts` attempts failed, else the initial delay times the
     /// multiplier once per earlier failure, capped.
-    private func retryDelay(afterFailures failures: Int) -> Duration? {
+    func retryDelay(afterFailures failures: Int) -> Duration? {
         guard failures < retryPolicy.maxAttempts else { return nil }
         var delay = retryPolicy.initialDelay
         for _ in 1..<failures {
@@ -521,7 +421,7 @@ struct ReferenceScheduler {
         return min(delay, retryPolicy.maxDelay)
     }
 
-    private func runningKey(_ serial: UInt64) -> Int {
+    func runningKey(_ serial: UInt64) -> Int {
         let load = loads.first { load in
             switch load.state {
             case .running(serial, _), .hedgeQueued(serial, _, _): true
@@ -533,39 +433,39 @@ struct ReferenceScheduler {
         return load.key
     }
 
-    private func activePriority(of key: Int) -> FetchPriority? {
+    func activePriority(of key: Int) -> FetchPriority? {
         interests.lazy.filter { $0.key == key && $0.isActive }.map(\.priority).max()
     }
 
-    private func activeDeadline(of key: Int) -> Duration? {
+    func activeDeadline(of key: Int) -> Duration? {
         interests.lazy.filter { $0.key == key && $0.isActive }.compactMap(\.deadline).min()
     }
 
-    private func admittedCount(of key: Int) -> Int {
+    func admittedCount(of key: Int) -> Int {
         interests.count { $0.key == key && $0.isAdmitted }
     }
 
-    private func waitingInterests(of group: Int) -> [Int] {
+    func waitingInterests(of group: Int) -> [Int] {
         interests.filter { $0.group == group && !$0.isAdmitted }.map(\.id)
     }
 
-    private func admittedInterests(of group: Int) -> [Int] {
+    func admittedInterests(of group: Int) -> [Int] {
         interests.filter { $0.group == group && $0.isAdmitted }
             .sorted { $0.admissionStamp < $1.admissionStamp }
             .map(\.id)
     }
 
-    private mutating func backStamp() -> Int {
+    mutating func backStamp() -> Int {
         defer { nextBackStamp += 1 }
         return nextBackStamp
     }
 
-    private mutating func frontStamp() -> Int {
+    mutating func frontStamp() -> Int {
         defer { nextFrontStamp -= 1 }
         return nextFrontStamp
     }
 
-    private mutating func admit(_ index: Int) {
+    mutating func admit(_ index: Int) {
         interests[index].isAdmitted = true
         interests[index].admissionStamp = nextAdmissionStamp
         nextAdmissionStamp += 1
@@ -574,7 +474,7 @@ struct ReferenceScheduler {
 
     /// A group admits its waiting interests, oldest first, while it is not
     /// paused and below its limit; each admission reconciles its load at once.
-    private mutating func admitWaiting(inGroup id: Int) {
+    mutating func admitWaiting(inGroup id: Int) {
         while let group = group(id), !group.isPaused,
             interests.count(where: { $0.group == id && $0.isAdmitted }) < group.admissionLimit,
             let index = interests.firstIndex(where: { $0.group == id && !$0.isAdmitted })
@@ -584,7 +484,7 @@ struct ReferenceScheduler {
         }
     }
 
-    private mutating func detach(_ index: Int) -> Int? {
+    mutating func detach(_ index: Int) -> Int? {
         let interest = interests.remove(at: index)
         if interest.isAdmitted && interest.group != 0 { touchedGroups.append(interest.group) }
         return interest.payload
@@ -592,7 +492,7 @@ struct ReferenceScheduler {
 
     /// Every interest of the key ends, waiting ones included, in the order
     /// they came; the key is forgotten.
-    private mutating func endAllInterests(in key: Int, succeeded: Bool) -> [Int] {
+    mutating func endAllInterests(in key: Int, succeeded: Bool) -> [Int] {
         var payloads: [Int] = []
         while let index = interests.firstIndex(where: { $0.key == key }) {
             if interests[index].isKeyed, let group = groups.firstIndex(where: { $0.id == interests[index].group }) {
@@ -604,7 +504,7 @@ struct ReferenceScheduler {
         return payloads
     }
 
-    private mutating func forgetIfUnused(_ key: Int) {
+    mutating func forgetIfUnused(_ key: Int) {
         guard let position = loads.firstIndex(where: { $0.key == key }), loads[position].state == .idle,
             !interests.contains(where: { $0.key == key })
         else { return }
@@ -613,7 +513,7 @@ struct ReferenceScheduler {
 
     /// Nobody wants the running load: each attempt is cancelled and left a
     /// zombie, and a later load of the key starts afresh.
-    private mutating func cancelRunning(_ serials: [UInt64], of key: Int, at position: Int) {
+    mutating func cancelRunning(_ serials: [UInt64], of key: Int, at position: Int) {
         for serial in serials { actions.append(.cancel(serial: serial, key: key)) }
         zombies += serials
         statistics.loadsCancelled += 1
@@ -624,7 +524,7 @@ struct ReferenceScheduler {
     }
 
     /// Brings the key's load in line with its interests.
-    private mutating func reconcile(_ key: Int) {
+    mutating func reconcile(_ key: Int) {
         guard let position = loads.firstIndex(where: { $0.key == key }) else { return }
         let wanted = activePriority(of: key)
         let deadline = activeDeadline(of: key)
@@ -696,7 +596,7 @@ struct ReferenceScheduler {
     /// Groups admit what they can (last touched first), then pending loads
     /// start while there is room: highest priority first, then the earliest
     /// deadline (none comes last), then the smallest stamp.
-    private static func startsBefore(
+    static func startsBefore(
         _ priority: FetchPriority, _ deadline: Duration?, _ stamp: Int,
         _ otherPriority: FetchPriority, _ otherDeadline: Duration?, _ otherStamp: Int
     ) -> Bool {
@@ -709,21 +609,7 @@ struct ReferenceScheduler {
         }
     }
 
-    /// The keys of the pending loads and queued hedges, in the order they start.
-    func pendingOrder() -> [Int] {
-        var entries: [(key: Int, priority: FetchPriority, deadline: Duration?, stamp: Int)] = []
-        for load in loads {
-            switch load.state {
-            case .pending(let priority, let stamp, let deadline): entries.append((load.key, priority, deadline, stamp))
-            case .hedgeQueued(_, let priority, let stamp): entries.append((load.key, priority, nil, stamp))
-            default: break
-            }
-        }
-        entries.sort { Self.startsBefore($0.priority, $0.deadline, $0.stamp, $1.priority, $1.deadline, $1.stamp) }
-        return entries.map(\.key)
-    }
-
-    private mutating func settle() {
+    mutating func settle() {
         while let group = touchedGroups.popLast() {
             if isLive(group: group) { admitWaiting(inGroup: group) }
         }
