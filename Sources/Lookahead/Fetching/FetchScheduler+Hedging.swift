@@ -8,9 +8,15 @@ public import DequeModule
 /// the slow one (the "tail at scale" remedy). The scheduler offers the
 /// mechanism and keeps it bounded — one hedge per load, a slot of the
 /// concurrency limit for each attempt, never ahead of waiting work of its
-/// priority or higher — and the
-/// driver decides *when* (e.g. a visible item's request that has run past
-/// the observed p90 of load durations), since only it reads a clock.
+/// priority or higher — and the driver decides *when* (e.g. a visible
+/// item's request that has run past the observed p90 of load durations),
+/// since only it reads a clock.
+///
+/// A hedge asked for with every slot taken waits in the pending queue like
+/// a load of its priority without a deadline, at the back of that priority:
+/// a slow cell on screen gets the next free slot before any prefetch, but
+/// never before a cell that waits for its first attempt. When its load
+/// ends first (lands, fails or is cancelled), the waiting hedge is dropped.
 extension FetchScheduler {
     /// Asks for a second attempt of the running load `id`.
     ///
