@@ -113,26 +113,24 @@ extension FetchScheduler {
                 loads[slot]!.state = .pending(wanted, deadline: deadline)
                 queue.updateDeadline(of: slot, to: deadline)
             }
-        case .running(let serial, let current):
+        case .running(let serial, let current), .hedgeQueued(let serial, let current):
+            // A hedge waiting for a slot moves with its load: out of the
+            // queue when nobody wants the load, to its new priority otherwise.
+            let isHedgeQueued = queue.contains(slot)
             if record.admittedCount == 0 {
+                if isHedgeQueued { queue.remove(slot) }
                 actions.append(.cancel(LoadID(serial: serial, slot: slot), record.key))
                 _statistics.loadsCancelled += 1
                 setAsideCancelled(slot, serial: serial)
             } else if let priority = record.active.highest, priority != current {
-                loads[slot]!.state = .running(serial: serial, priority)
+                if isHedgeQueued {
+                    loads[slot]!.state = .hedgeQueued(serial: serial, priority)
+                    queue.remove(slot)
+                    queue.insert(slot, priority: priority, deadline: nil, atFront: priority < current)
+                } else {
+                    loads[slot]!.state = .running(serial: serial, priority)
+                }
                 actions.append(.reprioritize(LoadID(serial: serial, slot: slot), record.key, priority))
-            }
-        case .hedgeQueued(let serial, let current):
-            if record.admittedCount == 0 {
-                queue.remove(slot)
-                actions.append(.cancel(LoadID(serial: serial, slot: slot), record.key))
-                _statistics.loadsCancelled += 1
-                setAsideCancelled(slot, serial: serial)
-            } else if let priority = record.active.highest, priority != current {
-                loads[slot]!.state = .hedgeQueued(serial: serial, priority)
-                actions.append(.reprioritize(LoadID(serial: serial, slot: slot), record.key, priority))
-                queue.remove(slot)
-                queue.insert(slot, priority: priority, deadline: nil, atFront: priority < current)
             }
         case .hedged(let serial, let hedge, let current):
             if record.admittedCount == 0 {
