@@ -13,8 +13,8 @@ public enum FetchEvent<Key: Sendable>: Sendable {
     /// The load was cancelled, because nobody wanted the value any more, or
     /// because the other attempt of a hedged load delivered first.
     case cancelled(Key, duration: Duration)
-    /// A second attempt of `key`'s display load was decided, because the
-    /// first had run past the hedging threshold (``FetchHedging``); its own
+    /// A second attempt of `key`'s display load started, because the first
+    /// had run past the hedging threshold (``FetchHedging``); its own
     /// `started` follows.
     case hedgeStarted(Key)
     /// The second attempt of `key`'s load delivered first; the first is

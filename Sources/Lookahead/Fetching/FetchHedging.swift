@@ -6,7 +6,8 @@
 /// taken longer than most loads do, usually lands well before it. Only loads
 /// wanted at ``FetchPriority/high`` or above (a cell on screen waits) are
 /// hedged, at most once each; the hedge takes a slot of the concurrency
-/// limit and only a free one, so it never delays waiting work. The first
+/// limit: with none free it waits for one behind the loads of its priority
+/// and ahead of prefetches, and is dropped if the load ends first. The first
 /// attempt to succeed delivers; the other's task is cancelled. Off by
 /// default: a hedge costs a request, which a server may count.
 public enum FetchHedging: Sendable, Hashable {

@@ -88,9 +88,16 @@ extension FetchScheduler {
         precondition(group.index != 0, "the default group cannot be paused")
         guard groups[group.index].isPaused != isPaused else { return }
         groups[group.index].isPaused = isPaused
+        // Every interest changes first, then each load is brought in line
+        // once, in admission order: its priority counts and its deadline
+        // (read from the group's flag) then agree.
         var cursor = groups[group.index].admitted.head
         while cursor != -1 {
             countActive(cursor, isPaused ? -1 : 1)
+            cursor = interests[cursor].groupNext
+        }
+        cursor = groups[group.index].admitted.head
+        while cursor != -1 {
             reconcile(interests[cursor].load)
             cursor = interests[cursor].groupNext
         }

@@ -7,44 +7,46 @@ public import DequeModule
 /// stays blank; a second request for the same key usually lands well before
 /// the slow one (the "tail at scale" remedy). The scheduler offers the
 /// mechanism and keeps it bounded — one hedge per load, a slot of the
-/// concurrency limit for each attempt, never ahead of waiting work — and the
-/// driver decides *when* (e.g. a visible item's request that has run past
-/// the observed p90 of load durations), since only it reads a clock.
+/// concurrency limit for each attempt, never ahead of waiting work of its
+/// priority or higher — and the driver decides *when* (e.g. a visible
+/// item's request that has run past the observed p90 of load durations),
+/// since only it reads a clock.
+///
+/// A hedge asked for with every slot taken waits in the pending queue like
+/// a load of its priority without a deadline, at the back of that priority:
+/// a slow cell on screen gets the next free slot before any prefetch, but
+/// never before a cell that waits for its first attempt. When its load
+/// ends first (lands, fails or is cancelled), the waiting hedge is dropped.
 extension FetchScheduler {
-    /// Starts a second attempt of the running load `id`, if the limits allow.
+    /// Asks for a second attempt of the running load `id`.
     ///
-    /// The first attempt keeps running. The hedge's `.start` action is queued
-    /// like any other (take it with ``nextAction()``); report its outcome with
-    /// `loadDidSucceed` / `loadDidFail` under the returned id. The first of the
-    /// two attempts to succeed delivers to every interest of the key and the
-    /// other gets a `.cancel` action (it holds its slot until reported). An
-    /// attempt that fails while the other runs is not a failure of the load
-    /// (its disposition is `.discarded`, no retry budget spent). If nobody
-    /// wants the load any more, both attempts are cancelled.
+    /// The first attempt keeps running. The hedge waits in the queue at the
+    /// load's priority, behind the loads already waiting at that priority
+    /// and ahead of lower ones, and starts when a slot frees (at once if one
+    /// is free) with a `.start` action like any other, under an id of its
+    /// own (``isHedge(_:)`` tells it apart). The first of the two attempts
+    /// to succeed delivers to every interest of the key and the other gets a
+    /// `.cancel` action (it holds its slot until reported). An attempt that
+    /// fails while the other runs is not a failure of the load (its
+    /// disposition is `.discarded`, no retry budget spent); the first
+    /// attempt ending before its hedge started drops the hedge. If nobody
+    /// wants the load any more, every attempt is cancelled.
     ///
-    /// Refused (`nil`) when `id` is not a running attempt, when the load has
-    /// had its hedge already (one per load, retries included), or when no
-    /// slot is free. A free slot means nothing waits in the queue (every event
-    /// starts what it can), so a hedge never takes a slot from a pending load.
-    ///
-    /// - Returns: the hedge's id, or `nil` when refused.
-    /// - Complexity: O(1)
+    /// - Returns: whether the hedge was granted: `false` when `id` is not a
+    ///   running attempt or the load has had its hedge (one per load,
+    ///   retries included).
+    /// - Complexity: O(log n) in the queued loads.
     @inlinable
     @discardableResult
-    public mutating func hedge(_ id: LoadID) -> LoadID? {
+    public mutating func hedge(_ id: LoadID) -> Bool {
         guard id.slot < loads.count, let record = loads[id.slot],
-            case .running(let serial, let priority) = record.state, serial == id.serial,
-            !record.hasHedged, _runningCount < maxConcurrentLoads, queue.count == 0
-        else { return nil }
-        let hedge = LoadID(serial: nextSerial, slot: id.slot)
-        nextSerial &+= 1
-        loads[id.slot]!.state = .hedged(serial: serial, hedge: hedge.serial, priority)
+            case .running(let serial, let priority) = record.state, serial == id.serial, !record.hasHedged
+        else { return false }
+        loads[id.slot]!.state = .hedgeQueued(serial: serial, priority)
         loads[id.slot]!.hasHedged = true
-        _runningCount += 1
-        _statistics.loadsStarted += 1
-        _statistics.hedgesStarted += 1
-        actions.append(.start(hedge, record.key, priority))
-        return hedge
+        queue.insert(id.slot, priority: priority, deadline: nil, atFront: false)
+        startLoads()
+        return true
     }
 
     /// Whether the started attempt `id` is a hedge (for drivers, on its `.start`).
@@ -73,6 +75,14 @@ extension FetchScheduler {
     func otherAttempt(_ slot: Int, than id: LoadID) -> (serial: UInt64, isHedge: Bool)? {
         guard case .hedged(let serial, let hedge, _) = loads[slot]!.state else { return nil }
         return serial == id.serial ? (hedge, true) : (serial, false)
+    }
+
+    /// The attempt of a load whose hedge still waits ended: the hedge leaves the queue.
+    @inlinable
+    mutating func dropQueuedHedge(_ slot: Int) {
+        guard case .hedgeQueued(let serial, let priority) = loads[slot]!.state else { return }
+        queue.remove(slot)
+        loads[slot]!.state = .running(serial: serial, priority)
     }
 
     /// The priority a running or hedged load runs at.

@@ -68,6 +68,10 @@ extension FetchScheduler {
             case .running:
                 running += 1
                 precondition(admitted > 0, "load \(slot) runs for nobody")
+            case .hedgeQueued:
+                running += 1
+                pending += 1
+                precondition(admitted > 0 && record.hasHedged, "load \(slot) queues a hedge for nobody")
             case .hedged(let serial, let hedge, _):
                 running += 2
                 precondition(admitted > 0, "load \(slot) runs twice for nobody")
@@ -124,6 +128,9 @@ extension FetchScheduler {
 
     @inlinable
     func pendingPriority(_ state: LoadState) -> FetchPriority? {
-        if case .pending(let priority, _) = state { priority } else { nil }
+        switch state {
+        case .pending(let priority, _), .hedgeQueued(_, let priority): priority
+        default: nil
+        }
     }
 }

@@ -15,6 +15,7 @@ extension FetchScheduler {
     public mutating func loadDidSucceed(_ id: LoadID) -> [Payload]? {
         if endCancelled(id) { return nil }
         let slot = runningSlot(id, "loadDidSucceed")
+        dropQueuedHedge(slot)
         let loser = otherAttempt(slot, than: id)
         _runningCount -= 1
         _statistics.loadsCompleted += 1
@@ -35,6 +36,7 @@ extension FetchScheduler {
     public mutating func loadDidFail(_ id: LoadID, isTransient: Bool) -> FailureDisposition {
         if endCancelled(id) { return .discarded }
         let slot = runningSlot(id, "loadDidFail")
+        dropQueuedHedge(slot)
         _runningCount -= 1
         if let survivor = otherAttempt(slot, than: id) {
             // Not a failure of the load: the other attempt still runs.
@@ -111,13 +113,23 @@ extension FetchScheduler {
                 loads[slot]!.state = .pending(wanted, deadline: deadline)
                 queue.updateDeadline(of: slot, to: deadline)
             }
-        case .running(let serial, let current):
+        case .running(let serial, let current), .hedgeQueued(let serial, let current):
+            // A hedge waiting for a slot moves with its load: out of the
+            // queue when nobody wants the load, to its new priority otherwise.
+            let isHedgeQueued = queue.contains(slot)
             if record.admittedCount == 0 {
+                if isHedgeQueued { queue.remove(slot) }
                 actions.append(.cancel(LoadID(serial: serial, slot: slot), record.key))
                 _statistics.loadsCancelled += 1
                 setAsideCancelled(slot, serial: serial)
             } else if let priority = record.active.highest, priority != current {
-                loads[slot]!.state = .running(serial: serial, priority)
+                if isHedgeQueued {
+                    loads[slot]!.state = .hedgeQueued(serial: serial, priority)
+                    queue.remove(slot)
+                    queue.insert(slot, priority: priority, deadline: nil, atFront: priority < current)
+                } else {
+                    loads[slot]!.state = .running(serial: serial, priority)
+                }
                 actions.append(.reprioritize(LoadID(serial: serial, slot: slot), record.key, priority))
             }
         case .hedged(let serial, let hedge, let current):
@@ -229,15 +241,21 @@ extension FetchScheduler {
     mutating func startLoads() {
         while _runningCount < maxConcurrentLoads, let slot = queue.popFirst() {
             let record = loads[slot]!
-            guard case .pending(let priority, _) = record.state else {
-                preconditionFailure("load \(slot) was queued but is \(record.state)")
-            }
             let serial = nextSerial
             nextSerial &+= 1
-            loads[slot]!.state = .running(serial: serial, priority)
+            switch record.state {
+            case .pending(let priority, _):
+                loads[slot]!.state = .running(serial: serial, priority)
+                actions.append(.start(LoadID(serial: serial, slot: slot), record.key, priority))
+            case .hedgeQueued(let first, let priority):
+                loads[slot]!.state = .hedged(serial: first, hedge: serial, priority)
+                _statistics.hedgesStarted += 1
+                actions.append(.start(LoadID(serial: serial, slot: slot), record.key, priority))
+            default:
+                preconditionFailure("load \(slot) was queued but is \(record.state)")
+            }
             _runningCount += 1
             _statistics.loadsStarted += 1
-            actions.append(.start(LoadID(serial: serial, slot: slot), record.key, priority))
         }
     }
 
@@ -266,6 +284,7 @@ extension FetchScheduler {
         }
         switch record.state {
         case .running(let serial, _) where serial == id.serial: return id.slot
+        case .hedgeQueued(let serial, _) where serial == id.serial: return id.slot
         case .hedged(let serial, let hedge, _) where serial == id.serial || hedge == id.serial: return id.slot
         default: preconditionFailure("\(event): \(id) is not running (reported twice, or never started)")
         }

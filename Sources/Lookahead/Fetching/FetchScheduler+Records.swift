@@ -31,9 +31,10 @@ extension FetchScheduler {
     /// idle ──wanted──▶ pending ──slot free──▶ running ──success/final failure──▶ (freed)
     ///  ▲                 │                       │ ╲──transient failure──▶ backingOff ──timer──▶ pending
     ///  └──not wanted─────┘                       │ ╲──nobody wants it──▶ cancelled ──reported──▶ (freed)
-    ///                                            └──hedge──▶ hedged ──one attempt fails──▶ running
-    ///                                                          │ ╲──one succeeds──▶ (delivered; the other cancelled)
-    ///                                                          └──nobody wants it──▶ cancelled (both attempts)
+    ///                                            └──hedge──▶ hedgeQueued ──slot free──▶ hedged
+    ///      hedged ──one attempt fails──▶ running
+    ///        │ ╲──one succeeds──▶ (delivered; the other cancelled)
+    ///        └──nobody wants it──▶ cancelled (both attempts)
     /// ```
     @usableFromInline
     enum LoadState {
@@ -44,6 +45,10 @@ extension FetchScheduler {
         case pending(FetchPriority, deadline: Duration?)
         /// Started as attempt `serial`, at this priority.
         case running(serial: UInt64, FetchPriority)
+        /// Attempt `serial` runs at this priority and its hedge waits in the
+        /// queue for a slot, at the back of that priority (it goes ahead of
+        /// lower-priority loads only). The attempt's outcome drops the hedge.
+        case hedgeQueued(serial: UInt64, FetchPriority)
         /// Two attempts run at this priority: `serial`, the first, and
         /// `hedge`, a second one started because the first was slow. Each
         /// holds a slot of the concurrency limit; the first to succeed

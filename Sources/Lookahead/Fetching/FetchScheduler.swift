@@ -177,7 +177,8 @@ public struct FetchScheduler<Key: Hashable, Payload> {
         switch loads[slot]!.state {
         case .idle: return .idle
         case .pending(let priority, _): return .pending(priority)
-        case .running(_, let priority), .hedged(_, _, let priority): return .running(priority)
+        case .running(_, let priority), .hedgeQueued(_, let priority), .hedged(_, _, let priority):
+            return .running(priority)
         case .backingOff: return .backingOff
         case .cancelled: preconditionFailure("phase(of:): a cancelled load is indexed by its key")
         }

@@ -3,9 +3,9 @@ public import DequeModule
 /// How ``FetcherCore`` hedges slow display loads (``FetchHedging``): a display
 /// attempt is watched from when it runs at a display priority; when its
 /// threshold passes on the injected clock (a timer task, outside the lock),
-/// the scheduler is asked for a hedge (``FetchScheduler/hedge(_:)``), which it
-/// grants only with a free slot. One refused stays due and is asked again
-/// when a slot frees or the load is raised to a display priority. The
+/// the scheduler is asked for a hedge (``FetchScheduler/hedge(_:)``), which
+/// waits for a slot as a load of its priority would. An attempt no longer
+/// wanted for display then stays due, and asks when it is raised again. The
 /// scheduler decides everything else: the first success delivers, the other
 /// attempt is cancelled like any unwanted load (its worker's task cancelled).
 extension FetcherCore.State {
@@ -40,16 +40,6 @@ extension FetcherCore.State {
         hedgeIfDue(id.serial, into: &effects)
     }
 
-    /// Slots may have freed: every due display attempt asks for its hedge.
-    /// - Complexity: O(attempts watched), at most the running ones.
-    @inlinable
-    mutating func hedgeDueAttempts(into effects: inout FetcherCore.Effects) {
-        guard !hedges.watched.isEmpty, scheduler.runningCount < scheduler.maxConcurrentLoads else { return }
-        for serial in Array(hedges.watched.keys) {
-            hedgeIfDue(serial, into: &effects)
-        }
-    }
-
     /// Forgets an attempt that ended; returns whether it was a hedge.
     @inlinable
     mutating func forgetAttempt(_ id: FetcherCore.Scheduler.LoadID) -> Bool {
@@ -64,11 +54,23 @@ extension FetcherCore.State {
     mutating func hedgeIfDue(_ serial: UInt64, into effects: inout FetcherCore.Effects) {
         guard case .due(let id, let key) = hedges.watched[serial],
             case .running(let priority) = scheduler.phase(of: key),
-            HedgeBook<Key, FetchPayload<Value>>.isDisplay(priority),
-            let hedge = scheduler.hedge(id)
+            HedgeBook<Key, FetchPayload<Value>>.isDisplay(priority)
         else { return }
+        // Refused only when the attempt has ended or had its hedge: nothing left to watch.
         hedges.watched[serial] = nil
-        hedges.hedges.insert(hedge.serial)
+        scheduler.hedge(id)
+    }
+
+    /// A started attempt that is a hedge: recorded, and told to observers.
+    @inlinable
+    mutating func recordHedgeStart(
+        _ id: FetcherCore.Scheduler.LoadID, key: Key, into effects: inout FetcherCore.Effects
+    )
+        -> Bool
+    {
+        guard scheduler.isHedge(id) else { return false }
+        hedges.hedges.insert(id.serial)
         effects.events.append(.hedgeStarted(key))
+        return true
     }
 }

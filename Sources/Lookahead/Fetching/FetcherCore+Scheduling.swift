@@ -11,7 +11,9 @@ extension FetcherCore.State {
         while let action = scheduler.nextAction() {
             switch action {
             case .start(let id, let key, let priority):
-                if hedges.policy.isEnabled { watchForHedge(id, key: key, priority: priority, into: &effects) }
+                if hedges.policy.isEnabled, !recordHedgeStart(id, key: key, into: &effects) {
+                    watchForHedge(id, key: key, priority: priority, into: &effects)
+                }
                 let job = FetcherCore.Job(id: id, key: key)
                 if let (worker, continuation) = idleWorkers.popLast() {
                     executing[id.serial] = worker

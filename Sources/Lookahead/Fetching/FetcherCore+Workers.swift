@@ -55,7 +55,6 @@ extension FetcherCore {
         let next: WorkerStep = update { state, effects in
             state.executing[job.id.serial] = nil
             state.record(result, of: job, duration: duration, isTransient: isTransient, into: &effects)
-            if state.hedges.policy.isEnabled { state.hedgeDueAttempts(into: &effects) }
             state.drainActions(into: &effects)
             if state.doomedWorkers.remove(worker) != nil || state.isShutDown {
                 state.retire(worker, into: &effects)

@@ -11,9 +11,8 @@ struct HedgeBook<Key: Hashable & Sendable, Payload>: Sendable where Payload: Sen
     enum Watch: Sendable {
         /// A timer runs until the attempt's threshold.
         case timing
-        /// The threshold passed, but no hedge started (no free slot, or the
-        /// load was not wanted for display then): retried when a slot frees
-        /// or the load is raised to a display priority.
+        /// The threshold passed while the load was not wanted for display:
+        /// it asks for its hedge when it is raised to a display priority.
         case due(LoadID, Key)
     }
 

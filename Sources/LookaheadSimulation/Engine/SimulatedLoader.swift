@@ -220,7 +220,8 @@ struct SimulatedLoader: StrategyLoader {
 
     /// Hedges the load of visible `item` if it has run longer than
     /// `threshold` and the link is not starved; the scheduler decides the
-    /// rest (one hedge per load, a slot when one frees).
+    /// rest (one hedge per load, waiting ahead of lower priorities for the
+    /// next free slot, dropped if the load ends first).
     /// - Complexity: O(loads in flight).
     mutating func hedge(_ item: Int, ifRunningLongerThan threshold: Duration, at time: Duration) {
         guard case .running = scheduler.phase(of: item), !scheduler.isHedged(item),

@@ -70,9 +70,13 @@ struct LowerBoundTests {
             // Given a short run of a built-in scenario
             let short = SimulationScenario.builtIn(named: name, seed: seed, duration: .seconds(12))!
             let scenario = short
-            let bound = LowerBound(scenario: short)
-            // Then no per-item strategy leaves fewer blank cell-frames
+            let plain = LowerBound(scenario: short)
+            let hedged = LowerBound(scenario: short, allowsHedging: true)
+            // Then no per-item strategy leaves fewer blank cell-frames (than the bound
+            // with hedges for the one that hedges)
             for strategy in SimulationStrategy.allCases where !strategy.loadsPages {
+                let hedges = strategy == .adaptive && AdaptiveSettings.hedgesSlowLoadsByDefault
+                let bound = hedges ? hedged : plain
                 let result = Simulator(scenario: short).run(strategy)
                 #expect(
                     result.blankCellFrames >= bound.blankCellFrames,

@@ -52,6 +52,21 @@ struct AsyncFetcherHedgingTests {
         }
     }
 
+    /// A fetcher hedging after 100 ms whose two slots hold display loads of
+    /// keys 0 and 1 that have run that long, with a prefetch of `prefetch`
+    /// (if any) asked for before the threshold passed.
+    func makeFetcherWithTwoSlowDisplayLoads(_ loader: Loader, thenPrefetching prefetch: Int? = nil) async -> Fetcher {
+        let clock = ManualClock()
+        let fetcher = makeFetcher(loader, clock: clock, hedging: .after(.milliseconds(100)))
+        fetcher.fetchAsync(0, priority: .high)
+        fetcher.fetchAsync(1, priority: .high)
+        await loader.gate.waitForStarts(2)
+        if let prefetch { fetcher.fetchAsync(prefetch) }
+        await clock.waitForSleepers(count: 2)
+        clock.advance(by: .milliseconds(100))
+        return fetcher
+    }
+
     @Test func aSlowDisplayLoadIsHedgedAndTheFirstToLandWins() async {
         // Given a fetcher that hedges after 200 ms, and a cell waiting for key 0
         let loader = Loader()
@@ -144,13 +159,7 @@ struct AsyncFetcherHedgingTests {
     @Test func withNoFreeSlotTheHedgeWaitsForOne() async {
         // Given both slots taken by display loads past their threshold
         let loader = Loader()
-        let clock = ManualClock()
-        let fetcher = makeFetcher(loader, clock: clock, hedging: .after(.milliseconds(100)))
-        fetcher.fetchAsync(0, priority: .high)
-        fetcher.fetchAsync(1, priority: .high)
-        await loader.gate.waitForStarts(2)
-        await clock.waitForSleepers(count: 2)
-        clock.advance(by: .milliseconds(100))
+        let fetcher = await makeFetcherWithTwoSlowDisplayLoads(loader)
 
         // When 1 lands, freeing a slot
         loader.gate.succeed(Attempt(key: 1, number: 1), with: "")
@@ -159,6 +168,30 @@ struct AsyncFetcherHedgingTests {
         await loader.gate.waitForStarts(3)
         #expect(loader.gate.started.last == Attempt(key: 0, number: 2))
         loader.gate.succeed(Attempt(key: 0, number: 1), with: "")
+        await fetcher.waitUntilIdle()
+        #expect(fetcher.statistics.hedgesStarted == 1)
+    }
+
+    @Test func aWaitingHedgeStartsAheadOfWaitingPrefetches() async {
+        // Given both slots taken by display loads past their threshold, and a prefetch waiting
+        let loader = Loader()
+        let fetcher = await makeFetcherWithTwoSlowDisplayLoads(loader, thenPrefetching: 2)
+
+        // When 1 lands, freeing a slot
+        loader.gate.succeed(Attempt(key: 1, number: 1), with: "")
+
+        // Then the slot goes to 0's hedge, not to the prefetch that waited longer
+        await loader.gate.waitForStarts(3)
+        #expect(loader.gate.started.last == Attempt(key: 0, number: 2))
+        #expect(fetcher.withScheduler { $0.phase(of: 2) } == .pending(.normal))
+
+        // And when 0's first attempt lands, its hedge is cancelled and the prefetch starts
+        loader.gate.succeed(Attempt(key: 0, number: 1), with: "")
+        await loader.gate.waitForCancellations(1)
+        await loader.gate.waitForStarts(4)
+        #expect(loader.gate.started.last == Attempt(key: 2, number: 1))
+        #expect(loader.gate.cancelled == [Attempt(key: 0, number: 2)])
+        loader.gate.succeed(Attempt(key: 2, number: 1), with: "")
         await fetcher.waitUntilIdle()
         #expect(fetcher.statistics.hedgesStarted == 1)
     }

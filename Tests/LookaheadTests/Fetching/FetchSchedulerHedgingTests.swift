@@ -16,17 +16,18 @@ struct FetchSchedulerHedgingTests {
         let first = scheduler.startedLoads()[0]
 
         // When it is hedged
-        let hedge = scheduler.hedge(first)
+        let granted = scheduler.hedge(first)
+        #expect(granted)
 
-        // Then a second attempt starts at the load's priority and takes the spare slot
-        #expect(hedge != nil && hedge != first)
-        #expect(scheduler.drainActions() == [.start(hedge!, 0, .high)])
+        // Then a second attempt starts at once at the load's priority, in the spare slot
+        let hedge = scheduler.startedLoads()[0]
+        #expect(hedge != first && scheduler.isHedge(hedge) && !scheduler.isHedge(first))
         #expect(scheduler.isHedged(0))
         #expect(scheduler.phase(of: 0) == .running(.high))
         #expect(scheduler.runningCount == 2)
 
         // And when the hedge lands first, every interest gets it and the first attempt is cancelled
-        #expect(scheduler.loadDidSucceed(hedge!) == [0, 1])
+        #expect(scheduler.loadDidSucceed(hedge) == [0, 1])
         #expect(scheduler.drainActions() == [.cancel(first, 0)])
         #expect(scheduler.statistics.hedgesWon == 1)
         // The loser holds its slot until it is reported, then its outcome concerns nobody
@@ -41,8 +42,8 @@ struct FetchSchedulerHedgingTests {
         var scheduler = Scheduler(maxConcurrentLoads: 2, retryPolicy: .never)
         scheduler.addInterest(in: 0, priority: .high, payload: 0)
         let first = scheduler.startedLoads()[0]
-        let hedge = scheduler.hedge(first)!
-        _ = scheduler.drainActions()
+        scheduler.hedge(first)
+        let hedge = scheduler.startedLoads()[0]
 
         // When the first attempt fails for good
         let disposition = scheduler.loadDidFail(first, isTransient: false)
@@ -53,28 +54,58 @@ struct FetchSchedulerHedgingTests {
         #expect(!scheduler.isHedged(0))
         #expect(scheduler.runningCount == 1)
         // And the load gets no second hedge
-        #expect(scheduler.hedge(hedge) == nil)
+        let again = scheduler.hedge(hedge)
+        #expect(!again)
         #expect(scheduler.loadDidSucceed(hedge) == [0])
         // It did not race anything when it landed
         #expect(scheduler.statistics.hedgesWon == 0)
         scheduler.checkInvariants()
     }
 
-    @Test func aHedgeNeedsAFreeSlot() {
-        // Given the only slot taken by key 0
+    @Test func aHedgeWaitsBehindItsPriorityButAheadOfLowerOnes() {
+        // Given both slots taken by display loads, a display load and a prefetch waiting
+        var scheduler = Scheduler(maxConcurrentLoads: 2)
+        scheduler.addInterest(in: 0, priority: .high, payload: 0)
+        scheduler.addInterest(in: 1, priority: .high, payload: 1)
+        let running = scheduler.startedLoads()
+        scheduler.addInterest(in: 2, priority: .normal, payload: nil)
+        scheduler.addInterest(in: 3, priority: .high, payload: 3)
+
+        // When 0 is hedged, nothing starts: no slot is free
+        let granted = scheduler.hedge(running[0])
+        #expect(granted)
+        #expect(scheduler.drainActions().isEmpty)
+        #expect(scheduler.pendingCount == 3)
+
+        // Then as slots free: 3, which waited at .high already, then the hedge, before the prefetch
+        #expect(scheduler.loadDidSucceed(running[1]) == [1])
+        let three = scheduler.drainActions()
+        #expect(three.map(key) == [3])
+        #expect(scheduler.loadDidSucceed(loadID(three[0])) == [3])
+        let next = scheduler.drainActions()
+        #expect(next.map(key) == [0])
+        #expect(scheduler.isHedge(loadID(next[0])))
+        #expect(scheduler.phase(of: 2) == .pending(.normal))
+        scheduler.checkInvariants()
+    }
+
+    @Test func theFirstAttemptEndingDropsItsQueuedHedge() {
+        // Given the only slot taken by 0, whose hedge waits
         var scheduler = Scheduler(maxConcurrentLoads: 1)
         scheduler.addInterest(in: 0, priority: .high, payload: 0)
         let first = scheduler.startedLoads()[0]
+        let granted = scheduler.hedge(first)
+        #expect(granted)
+        #expect(scheduler.pendingCount == 1)
 
-        // When it is hedged, nothing starts
-        #expect(scheduler.hedge(first) == nil)
+        // When the first attempt lands
+        #expect(scheduler.loadDidSucceed(first) == [0])
+
+        // Then the hedge never starts
         #expect(scheduler.drainActions().isEmpty)
-
-        // But once the limit allows it, the hedge starts
-        scheduler.maxConcurrentLoads = 2
-        #expect(scheduler.hedge(first) != nil)
-        #expect(scheduler.statistics.hedgesStarted == 1)
-        #expect(scheduler.statistics.loadsStarted == 2)
+        #expect(scheduler.isIdle)
+        #expect(scheduler.statistics.hedgesStarted == 0)
+        scheduler.checkInvariants()
     }
 
     @Test func aHedgedLoadNobodyWantsCancelsBothAttempts() {
@@ -82,8 +113,8 @@ struct FetchSchedulerHedgingTests {
         var scheduler = Scheduler(maxConcurrentLoads: 2)
         let interest = scheduler.addInterest(in: 0, priority: .high, payload: 0)
         let first = scheduler.startedLoads()[0]
-        let hedge = scheduler.hedge(first)!
-        _ = scheduler.drainActions()
+        scheduler.hedge(first)
+        let hedge = scheduler.startedLoads()[0]
         scheduler.addInterest(in: 1, priority: .normal, payload: 1)
 
         // When the only interest leaves
@@ -93,8 +124,7 @@ struct FetchSchedulerHedgingTests {
         #expect(scheduler.drainActions() == [.cancel(first, 0), .cancel(hedge, 0)])
         #expect(scheduler.runningCount == 2)
         #expect(scheduler.loadDidFail(hedge, isTransient: true).isDiscarded)
-        let next = scheduler.drainActions()
-        #expect(next == [.start(next.first.map(loadID) ?? first, 1, .normal)])
+        #expect(scheduler.drainActions().map(key) == [1])
         #expect(scheduler.loadDidSucceed(first) == nil)
         #expect(scheduler.runningCount == 1)
         scheduler.checkInvariants()
@@ -106,15 +136,22 @@ struct FetchSchedulerHedgingTests {
         let first = scheduler.startedLoads()[0]
         scheduler.withdraw(interest)
         _ = scheduler.drainActions()
-        #expect(scheduler.hedge(first) == nil)
+        let whileCancelled = scheduler.hedge(first)
         #expect(scheduler.loadDidSucceed(first) == nil)
-        #expect(scheduler.hedge(first) == nil)
+        let afterItsEnd = scheduler.hedge(first)
+        #expect(!whileCancelled && !afterItsEnd)
         #expect(scheduler.drainActions().isEmpty)
     }
 
     private func loadID(_ action: Scheduler.Action) -> Scheduler.LoadID {
         switch action {
         case .start(let id, _, _), .cancel(let id, _), .reprioritize(let id, _, _): id
+        }
+    }
+
+    private func key(_ action: Scheduler.Action) -> Int {
+        switch action {
+        case .start(_, let key, _), .cancel(_, let key), .reprioritize(_, let key, _): key
         }
     }
 }

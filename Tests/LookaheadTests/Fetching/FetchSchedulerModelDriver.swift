@@ -55,7 +55,8 @@ struct ModelDriver {
         "cancel": 0, "reprioritize": 0, "zombie reported": 0, "retry": 0, "retry started": 0,
         "stale timer": 0, "backing-off load dropped": 0, "group waiting": 0, "lowered while pending": 0,
         "re-dated while pending": 0, "undated while pending": 0, "key already in group": 0, "keyed outcome": 0,
-        "hedge started": 0, "hedge refused": 0, "hedge won": 0, "first attempt won": 0,
+        "hedge granted": 0, "hedge started": 0, "hedge refused": 0, "queued hedge dropped": 0, "hedge won": 0,
+        "first attempt won": 0,
         "attempt failed beside its sibling": 0, "hedged load cancelled": 0,
     ]
 
@@ -63,7 +64,7 @@ struct ModelDriver {
     /// slots full, so hedges are granted too rarely there to reach them all.
     static let hedgeCoverage: Set<String> = [
         "hedge started", "hedge won", "first attempt won", "attempt failed beside its sibling",
-        "hedged load cancelled",
+        "hedged load cancelled", "queued hedge dropped",
     ]
 
     init(seed: UInt64, slowLoads: Bool) {
@@ -277,9 +278,9 @@ struct ModelDriver {
         guard let id = pool.randomElement(using: &random) else { return false }
         let realHedge = real.hedge(id)
         let modelHedge = model.hedge(id.serial)
-        log.append("hedge(#\(id.serial)) -> \(modelHedge.map { "#\($0)" } ?? "nil")")
-        check(realHedge?.serial, modelHedge, "hedge's attempt")
-        coverage[modelHedge == nil ? "hedge refused" : "hedge started", default: 0] += 1
+        log.append("hedge(#\(id.serial)) -> \(modelHedge)")
+        check(realHedge, modelHedge, "hedge's answer")
+        coverage[modelHedge ? "hedge granted" : "hedge refused", default: 0] += 1
         return true
     }
 
@@ -291,6 +292,7 @@ struct ModelDriver {
         if let sibling = model.sibling(of: id.serial) {
             coverage[sibling < id.serial ? "hedge won" : "first attempt won", default: 0] += 1
         }
+        if model.hasQueuedHedge(id.serial) { coverage["queued hedge dropped", default: 0] += 1 }
         let realPayloads = real.loadDidSucceed(id)
         let modelPayloads = model.loadDidSucceed(id.serial)
         log.append("loadDidSucceed(#\(id.serial)) -> \(modelPayloads.map { "\($0)" } ?? "nil")")
@@ -308,6 +310,7 @@ struct ModelDriver {
         if reportedLoads.count > 20 { reportedLoads.removeFirst() }
         let isTransient = Int.random(in: 0..<10, using: &random) < 7
         let hasSibling = model.sibling(of: id.serial) != nil
+        if model.hasQueuedHedge(id.serial) { coverage["queued hedge dropped", default: 0] += 1 }
         if hasSibling { coverage["attempt failed beside its sibling", default: 0] += 1 }
         let realDisposition = real.loadDidFail(id, isTransient: isTransient)
         let modelDisposition = model.loadDidFail(id.serial, isTransient: isTransient)
@@ -504,6 +507,7 @@ struct ModelDriver {
             switch action {
             case .start(let id, let key, let priority):
                 if startedLoads.updateValue(id, forKey: id.serial) != nil { return "\(id) started twice" }
+                if real.isHedge(id) { coverage["hedge started", default: 0] += 1 }
                 outstandingLoads.append(id)
                 realActions.append(.start(serial: id.serial, key: key, priority: priority))
             case .cancel(let id, let key):
@@ -537,6 +541,14 @@ struct ModelDriver {
             check(isWithinLimit, true, "runningCount <= maxConcurrentLoads after a start")
         }
 
+        // The whole queue in start order, not only its head: a load placed
+        // wrongly shows here long before it would start.
+        var queue = real.queue
+        var realOrder: [Int] = []
+        while let slot = queue.popFirst() { realOrder.append(real.loads[slot]!.key) }
+        if realOrder != model.pendingOrder() {
+            return "queue order: scheduler \(realOrder), model \(model.pendingOrder())"
+        }
         // Copies, so that the queries below neither copy nor retain the schedulers each time.
         let real = self.real
         let model = self.model

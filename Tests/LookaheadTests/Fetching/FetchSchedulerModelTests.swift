@@ -67,6 +67,31 @@ struct FetchSchedulerModelTests {
         #expect(scheduler.drainActions().map(key) == [1])
     }
 
+    @Test func pausingAGroupLowersItsLoadsInTheOrderTheirFirstInterestsWereAdmitted() {
+        // Given one slot taken; loads 6 and 7 wanted by a paused-to-be group at .normal
+        // (6 admitted first, then 7, then 6 again) and by the default group at .low
+        var scheduler = Scheduler(maxConcurrentLoads: 1)
+        scheduler.addInterest(in: 0, priority: .veryHigh, payload: 0)
+        let blocker = scheduler.startedLoads()[0]
+        let group = scheduler.makeGroup(priority: .normal)
+        scheduler.addInterest(in: 6, group: group, payload: nil)
+        scheduler.addInterest(in: 7, group: group, payload: nil)
+        scheduler.addInterest(in: 6, group: group, payload: nil)
+        scheduler.addInterest(in: 6, priority: .low, payload: 6)
+        scheduler.addInterest(in: 7, priority: .low, payload: 7)
+
+        // When the group is paused, both loads are lowered to .low, each to the front
+        scheduler.setPaused(true, group: group)
+
+        // Then every interest was paused before either load moved: 6 moved first, so 7 is ahead
+        #expect(scheduler.loadDidSucceed(blocker) == [0])
+        let next = scheduler.drainActions()
+        #expect(next.map(key) == [7])
+        #expect(scheduler.loadDidSucceed(loadID(next[0])) == [7])
+        #expect(scheduler.drainActions().map(key) == [6])
+        scheduler.checkInvariants()
+    }
+
     @Test func aRaisedPendingLoadGoesToTheBackOfItsNewPriority() {
         // Given one slot taken, load 1 waiting at .high, 2 at .low
         var scheduler = Scheduler(maxConcurrentLoads: 1)

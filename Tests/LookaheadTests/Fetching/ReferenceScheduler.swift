@@ -20,11 +20,11 @@ import Lookahead
 /// exactly.
 ///
 /// Hedges follow the documented rules: a running load that has not had one
-/// may get a second attempt while fewer than `maxConcurrentLoads` attempts
-/// run and no pending load has a higher priority; the first attempt to
-/// succeed delivers and the other becomes a zombie; an attempt that fails
-/// while the other runs is discarded; a hedged load nobody wants leaves two
-/// zombies.
+/// may ask for a second attempt, which waits like a pending load of its
+/// priority without a deadline, stamped at the back, and starts as one; the
+/// first attempt ending drops it; the first attempt to succeed delivers and
+/// the other becomes a zombie; an attempt that fails while the other runs is
+/// discarded; a hedged load nobody wants leaves two zombies.
 ///
 /// Keys, payloads, interests and groups are plain `Int`s; loads are named by
 /// the serial of their `LoadID`, which is public and counts starts.
@@ -98,13 +98,15 @@ struct ReferenceScheduler {
         /// Ordered by this deadline, the one it had when last placed.
         case pending(FetchPriority, stamp: Int, deadline: Duration?)
         case running(serial: UInt64, FetchPriority)
+        /// Its hedge waits, ordered by this stamp (no deadline).
+        case hedgeQueued(serial: UInt64, FetchPriority, stamp: Int)
         case hedged(serial: UInt64, hedge: UInt64, FetchPriority)
         case backingOff(serial: UInt64)
 
         /// The priority it runs at, one attempt or two.
         var runningPriority: FetchPriority? {
             switch self {
-            case .running(_, let priority), .hedged(_, _, let priority): priority
+            case .running(_, let priority), .hedged(_, _, let priority), .hedgeQueued(_, let priority, _): priority
             default: nil
             }
         }
@@ -121,23 +123,23 @@ struct ReferenceScheduler {
         var hasHedged = false
     }
 
-    private(set) var interests: [Interest] = []
-    private(set) var groups: [Group] = []
-    private(set) var loads: [Load] = []
+    var interests: [Interest] = []
+    var groups: [Group] = []
+    var loads: [Load] = []
     /// Serials of running loads that were cancelled and have not been reported.
-    private(set) var zombies: [UInt64] = []
-    private(set) var statistics = FetchStatistics()
-    private var actions: [Action] = []
+    var zombies: [UInt64] = []
+    var statistics = FetchStatistics()
+    var actions: [Action] = []
     /// Groups whose admitted interests left during the current operation. They
     /// admit their waiting interests when the operation settles, the last one
     /// touched first, duplicates included: the implementation's order.
-    private var touchedGroups: [Int] = []
-    private var nextSerial: UInt64 = 0
-    private var nextBackStamp = 0
-    private var nextFrontStamp = -1
-    private var nextInterestID = 0
-    private var nextGroupID = 1
-    private var nextAdmissionStamp = 0
+    var touchedGroups: [Int] = []
+    var nextSerial: UInt64 = 0
+    var nextBackStamp = 0
+    var nextFrontStamp = -1
+    var nextInterestID = 0
+    var nextGroupID = 1
+    var nextAdmissionStamp = 0
 
     var maxConcurrentLoads: Int {
         didSet { settle() }
@@ -154,13 +156,20 @@ struct ReferenceScheduler {
     var runningCount: Int {
         loads.reduce(zombies.count) { count, load in
             switch load.state {
-            case .running: count + 1
+            case .running, .hedgeQueued: count + 1
             case .hedged: count + 2
             default: count
             }
         }
     }
-    var pendingCount: Int { loads.count(where: { if case .pending = $0.state { true } else { false } }) }
+    var pendingCount: Int {
+        loads.count(where: {
+            switch $0.state {
+            case .pending, .hedgeQueued: true
+            default: false
+            }
+        })
+    }
     var backingOffCount: Int { loads.count(where: { if case .backingOff = $0.state { true } else { false } }) }
     var isIdle: Bool { runningCount == 0 && pendingCount == 0 && backingOffCount == 0 }
     var keyCount: Int { loads.count }
@@ -181,25 +190,10 @@ struct ReferenceScheduler {
         switch load.state {
         case .idle: return .idle
         case .pending(let priority, _, _): return .pending(priority)
-        case .running(_, let priority), .hedged(_, _, let priority): return .running(priority)
+        case .running(_, let priority), .hedged(_, _, let priority), .hedgeQueued(_, let priority, _):
+            return .running(priority)
         case .backingOff: return .backingOff
         }
-    }
-
-    func isHedged(_ key: Int) -> Bool {
-        guard let load = loads.first(where: { $0.key == key }), case .hedged = load.state else { return false }
-        return true
-    }
-
-    /// The other attempt of the hedged load that `serial` is an attempt of.
-    func sibling(of serial: UInt64) -> UInt64? {
-        for load in loads {
-            if case .hedged(let first, let hedge, _) = load.state {
-                if first == serial { return hedge }
-                if hedge == serial { return first }
-            }
-        }
-        return nil
     }
 
     /// The phases of keys `0..<count`, in one pass.
@@ -210,7 +204,8 @@ struct ReferenceScheduler {
                 switch load.state {
                 case .idle: .idle
                 case .pending(let priority, _, _): .pending(priority)
-                case .running(_, let priority), .hedged(_, _, let priority): .running(priority)
+                case .running(_, let priority), .hedged(_, _, let priority), .hedgeQueued(_, let priority, _):
+                    .running(priority)
                 case .backingOff: .backingOff
                 }
         }
@@ -368,16 +363,21 @@ struct ReferenceScheduler {
         return payloads
     }
 
-    /// The admitted interests are visited in the order they were admitted,
-    /// each load reconciled in turn (the implementation's order).
+    /// Every admitted interest is paused (or resumed) first, then each load
+    /// is reconciled once, in the order its interests were admitted (the
+    /// implementation's order: it decides which load ends up first).
     mutating func setPaused(_ isPaused: Bool, group id: Int) {
         let position = groups.firstIndex { $0.id == id }!
         guard groups[position].isPaused != isPaused else { return }
         groups[position].isPaused = isPaused
-        for interestID in admittedInterests(of: id) {
+        // Every interest first, then each load once, in admission order.
+        let admitted = admittedInterests(of: id)
+        for interestID in admitted {
             let index = interests.firstIndex { $0.id == interestID }!
             interests[index].isHeldByPause = isPaused
-            reconcile(interests[index].key)
+        }
+        for interestID in admitted {
+            reconcile(interests.first { $0.id == interestID }!.key)
         }
         admitWaiting(inGroup: id)
         settle()
@@ -407,90 +407,12 @@ struct ReferenceScheduler {
         settle()
     }
 
-    // MARK: Load outcomes
-
-    mutating func loadDidSucceed(_ serial: UInt64) -> [Int]? {
-        if let zombie = zombies.firstIndex(of: serial) {
-            zombies.remove(at: zombie)
-            settle()
-            return nil
-        }
-        let key = runningKey(serial)
-        statistics.loadsCompleted += 1
-        let loser = sibling(of: serial)
-        if let loser, loser < serial { statistics.hedgesWon += 1 }
-        let payloads = endAllInterests(in: key, succeeded: true)
-        if let loser {
-            actions.append(.cancel(serial: loser, key: key))
-            zombies.append(loser)
-        }
-        settle()
-        return payloads
-    }
-
-    mutating func loadDidFail(_ serial: UInt64, isTransient: Bool) -> Disposition {
-        if let zombie = zombies.firstIndex(of: serial) {
-            zombies.remove(at: zombie)
-            settle()
-            return .discarded
-        }
-        let key = runningKey(serial)
-        let position = loads.firstIndex { $0.key == key }!
-        if let survivor = sibling(of: serial) {
-            loads[position].state = .running(serial: survivor, loads[position].state.runningPriority!)
-            settle()
-            return .discarded
-        }
-        loads[position].failures += 1
-        if isTransient, let delay = retryDelay(afterFailures: loads[position].failures) {
-            loads[position].state = .backingOff(serial: serial)
-            statistics.retriesScheduled += 1
-            settle()
-            return .retry(after: delay)
-        }
-        statistics.loadsFailed += 1
-        let payloads = endAllInterests(in: key, succeeded: false)
-        settle()
-        return .deliver(payloads)
-    }
-
-    mutating func retryTimerFired(_ serial: UInt64) {
-        guard let position = loads.firstIndex(where: { $0.state == .backingOff(serial: serial) }) else { return }
-        loads[position].state = .idle
-        let key = loads[position].key
-        if let priority = activePriority(of: key) {
-            loads[position].state = .pending(priority, stamp: frontStamp(), deadline: activeDeadline(of: key))
-        }
-        settle()
-    }
-
-    /// A second attempt of the running load `serial`, or `nil` when refused.
-    mutating func hedge(_ serial: UInt64) -> UInt64? {
-        guard
-            let position = loads.firstIndex(where: { if case .running(serial, _) = $0.state { true } else { false } }),
-            !loads[position].hasHedged, let priority = loads[position].state.runningPriority
-        else { return nil }
-        guard runningCount < maxConcurrentLoads else { return nil }
-        let isOvertaking = loads.contains { load in
-            if case .pending(let waiting, _, _) = load.state { waiting > priority } else { false }
-        }
-        guard !isOvertaking else { return nil }
-        let hedge = nextSerial
-        nextSerial += 1
-        loads[position].state = .hedged(serial: serial, hedge: hedge, priority)
-        loads[position].hasHedged = true
-        statistics.loadsStarted += 1
-        statistics.hedgesStarted += 1
-        actions.append(.start(serial: hedge, key: loads[position].key, priority: priority))
-        return hedge
-    }
-
     // MARK: Rules
 
     /// The retry policy's documented schedule, computed from scratch: no delay
     /// once `maxAttempts` attempts failed, else the initial delay times the
     /// multiplier once per earlier failure, capped.
-    private func retryDelay(afterFailures failures: Int) -> Duration? {
+    func retryDelay(afterFailures failures: Int) -> Duration? {
         guard failures < retryPolicy.maxAttempts else { return nil }
         var delay = retryPolicy.initialDelay
         for _ in 1..<failures {
@@ -499,10 +421,10 @@ struct ReferenceScheduler {
         return min(delay, retryPolicy.maxDelay)
     }
 
-    private func runningKey(_ serial: UInt64) -> Int {
+    func runningKey(_ serial: UInt64) -> Int {
         let load = loads.first { load in
             switch load.state {
-            case .running(serial, _): true
+            case .running(serial, _), .hedgeQueued(serial, _, _): true
             case .hedged(let first, let hedge, _): first == serial || hedge == serial
             default: false
             }
@@ -511,39 +433,39 @@ struct ReferenceScheduler {
         return load.key
     }
 
-    private func activePriority(of key: Int) -> FetchPriority? {
+    func activePriority(of key: Int) -> FetchPriority? {
         interests.lazy.filter { $0.key == key && $0.isActive }.map(\.priority).max()
     }
 
-    private func activeDeadline(of key: Int) -> Duration? {
+    func activeDeadline(of key: Int) -> Duration? {
         interests.lazy.filter { $0.key == key && $0.isActive }.compactMap(\.deadline).min()
     }
 
-    private func admittedCount(of key: Int) -> Int {
+    func admittedCount(of key: Int) -> Int {
         interests.count { $0.key == key && $0.isAdmitted }
     }
 
-    private func waitingInterests(of group: Int) -> [Int] {
+    func waitingInterests(of group: Int) -> [Int] {
         interests.filter { $0.group == group && !$0.isAdmitted }.map(\.id)
     }
 
-    private func admittedInterests(of group: Int) -> [Int] {
+    func admittedInterests(of group: Int) -> [Int] {
         interests.filter { $0.group == group && $0.isAdmitted }
             .sorted { $0.admissionStamp < $1.admissionStamp }
             .map(\.id)
     }
 
-    private mutating func backStamp() -> Int {
+    mutating func backStamp() -> Int {
         defer { nextBackStamp += 1 }
         return nextBackStamp
     }
 
-    private mutating func frontStamp() -> Int {
+    mutating func frontStamp() -> Int {
         defer { nextFrontStamp -= 1 }
         return nextFrontStamp
     }
 
-    private mutating func admit(_ index: Int) {
+    mutating func admit(_ index: Int) {
         interests[index].isAdmitted = true
         interests[index].admissionStamp = nextAdmissionStamp
         nextAdmissionStamp += 1
@@ -552,7 +474,7 @@ struct ReferenceScheduler {
 
     /// A group admits its waiting interests, oldest first, while it is not
     /// paused and below its limit; each admission reconciles its load at once.
-    private mutating func admitWaiting(inGroup id: Int) {
+    mutating func admitWaiting(inGroup id: Int) {
         while let group = group(id), !group.isPaused,
             interests.count(where: { $0.group == id && $0.isAdmitted }) < group.admissionLimit,
             let index = interests.firstIndex(where: { $0.group == id && !$0.isAdmitted })
@@ -562,7 +484,7 @@ struct ReferenceScheduler {
         }
     }
 
-    private mutating func detach(_ index: Int) -> Int? {
+    mutating func detach(_ index: Int) -> Int? {
         let interest = interests.remove(at: index)
         if interest.isAdmitted && interest.group != 0 { touchedGroups.append(interest.group) }
         return interest.payload
@@ -570,7 +492,7 @@ struct ReferenceScheduler {
 
     /// Every interest of the key ends, waiting ones included, in the order
     /// they came; the key is forgotten.
-    private mutating func endAllInterests(in key: Int, succeeded: Bool) -> [Int] {
+    mutating func endAllInterests(in key: Int, succeeded: Bool) -> [Int] {
         var payloads: [Int] = []
         while let index = interests.firstIndex(where: { $0.key == key }) {
             if interests[index].isKeyed, let group = groups.firstIndex(where: { $0.id == interests[index].group }) {
@@ -582,7 +504,7 @@ struct ReferenceScheduler {
         return payloads
     }
 
-    private mutating func forgetIfUnused(_ key: Int) {
+    mutating func forgetIfUnused(_ key: Int) {
         guard let position = loads.firstIndex(where: { $0.key == key }), loads[position].state == .idle,
             !interests.contains(where: { $0.key == key })
         else { return }
@@ -591,7 +513,7 @@ struct ReferenceScheduler {
 
     /// Nobody wants the running load: each attempt is cancelled and left a
     /// zombie, and a later load of the key starts afresh.
-    private mutating func cancelRunning(_ serials: [UInt64], of key: Int, at position: Int) {
+    mutating func cancelRunning(_ serials: [UInt64], of key: Int, at position: Int) {
         for serial in serials { actions.append(.cancel(serial: serial, key: key)) }
         zombies += serials
         statistics.loadsCancelled += 1
@@ -602,7 +524,7 @@ struct ReferenceScheduler {
     }
 
     /// Brings the key's load in line with its interests.
-    private mutating func reconcile(_ key: Int) {
+    mutating func reconcile(_ key: Int) {
         guard let position = loads.firstIndex(where: { $0.key == key }) else { return }
         let wanted = activePriority(of: key)
         let deadline = activeDeadline(of: key)
@@ -638,6 +560,20 @@ struct ReferenceScheduler {
                 loads[position].state = .running(serial: serial, wanted)
                 actions.append(.reprioritize(serial: serial, key: key, priority: wanted))
             }
+        case .hedgeQueued(let serial, let current, _):
+            if admittedCount(of: key) == 0 {
+                actions.append(.cancel(serial: serial, key: key))
+                zombies.append(serial)
+                statistics.loadsCancelled += 1
+                loads[position].failures = 0
+                loads[position].hasHedged = false
+                loads[position].state = .idle
+                forgetIfUnused(key)
+            } else if let wanted, wanted != current {
+                let stamp = wanted < current ? frontStamp() : backStamp()
+                loads[position].state = .hedgeQueued(serial: serial, wanted, stamp: stamp)
+                actions.append(.reprioritize(serial: serial, key: key, priority: wanted))
+            }
         case .hedged(let serial, let hedge, let current):
             if admittedCount(of: key) == 0 {
                 cancelRunning([serial, hedge], of: key, at: position)
@@ -660,7 +596,7 @@ struct ReferenceScheduler {
     /// Groups admit what they can (last touched first), then pending loads
     /// start while there is room: highest priority first, then the earliest
     /// deadline (none comes last), then the smallest stamp.
-    private static func startsBefore(
+    static func startsBefore(
         _ priority: FetchPriority, _ deadline: Duration?, _ stamp: Int,
         _ otherPriority: FetchPriority, _ otherDeadline: Duration?, _ otherStamp: Int
     ) -> Bool {
@@ -673,14 +609,24 @@ struct ReferenceScheduler {
         }
     }
 
-    private mutating func settle() {
+    mutating func settle() {
         while let group = touchedGroups.popLast() {
             if isLive(group: group) { admitWaiting(inGroup: group) }
         }
         while runningCount < maxConcurrentLoads {
             var next: (position: Int, priority: FetchPriority, deadline: Duration?, stamp: Int)?
             for (position, load) in loads.enumerated() {
-                guard case .pending(let priority, let stamp, let deadline) = load.state else { continue }
+                let priority: FetchPriority
+                let stamp: Int
+                let deadline: Duration?
+                switch load.state {
+                case .pending(let pendingPriority, let pendingStamp, let pendingDeadline):
+                    (priority, stamp, deadline) = (pendingPriority, pendingStamp, pendingDeadline)
+                case .hedgeQueued(_, let hedgePriority, let hedgeStamp):
+                    (priority, stamp, deadline) = (hedgePriority, hedgeStamp, nil)
+                default:
+                    continue
+                }
                 if let best = next,
                     Self.startsBefore(best.priority, best.deadline, best.stamp, priority, deadline, stamp)
                 {
@@ -691,7 +637,12 @@ struct ReferenceScheduler {
             guard let next else { return }
             let serial = nextSerial
             nextSerial += 1
-            loads[next.position].state = .running(serial: serial, next.priority)
+            if case .hedgeQueued(let first, _, _) = loads[next.position].state {
+                loads[next.position].state = .hedged(serial: first, hedge: serial, next.priority)
+                statistics.hedgesStarted += 1
+            } else {
+                loads[next.position].state = .running(serial: serial, next.priority)
+            }
             statistics.loadsStarted += 1
             actions.append(.start(serial: serial, key: loads[next.position].key, priority: next.priority))
         }
