@@ -30,11 +30,12 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
     /// simulate` runs (see ``shipped(maxConcurrentLoads:)``).
     ///
     /// On: over the built-in scenarios, seeds 1–6 (sums of blank
-    /// cell-frames, without → with hedges that wait for a slot ahead of
-    /// prefetches): feed 455 → 387, slow-network 2,228 → 2,033, fling 1,516
-    /// → 1,325, jump 1,014 → 906, carousels 1,218 → 1,110, photos 28,099 →
-    /// 28,599 (the one scenario it costs: a bandwidth-bound grid); wasted
-    /// loads unchanged except photos (+5).
+    /// cell-frames, without hedging → with hedges that wait for a slot
+    /// ahead of prefetches): feed 455 → 387, slow-network 2,228 → 2,033,
+    /// fling 1,516 → 1,325, jump 1,014 → 906, photos 28,099 → 28,599 (the
+    /// one scenario it costs: a bandwidth-bound grid); carousels 1,218 →
+    /// 1,110 against hedges taking only a free slot. Wasted loads unchanged
+    /// except photos (+5).
     public static let hedgesSlowLoadsByDefault = true
 
     /// Creates settings.
