@@ -1,3 +1,5 @@
+// The engine benchmark's report as the table `lookahead bench-engine` prints.
+
 import Foundation
 import Lookahead
 import LookaheadBenchmarks
@@ -15,37 +17,11 @@ extension EngineBenchmarkReport {
         }
         lines.append("")
         lines.append(row("", "baseline", "Lookahead"))
-        let baseline = counts.baseline
-        let lookahead = counts.lookahead
-        lines.append(
-            row(
-                "fetchedData hits/s", String(format: "%.0f", baseline.fetchedDataHitsPerSecond),
-                String(format: "%.0f", lookahead.fetchedDataHitsPerSecond)))
-        lines.append(row("fetchedData misses", "\(baseline.fetchedDataMisses)", "\(lookahead.fetchedDataMisses)"))
-        lines.append(
-            row(
-                "fetch-cancel loads started", "\(baseline.fetchCancelLoadsStarted)",
-                "\(lookahead.fetchCancelLoadsStarted)"))
-        lines.append(
-            row(
-                "fetch-cancel completed after cancel", "\(baseline.fetchCancelCompletedAfterCancel)",
-                "\(lookahead.fetchCancelCompletedAfterCancel)"))
-        lines.append(
-            row(
-                "mixed: s until last call returned", String(format: "%.6f", baseline.mixedIssueSeconds),
-                String(format: "%.6f", lookahead.mixedIssueSeconds)))
-        lines.append(
-            row(
-                "fetch-cancel: s until last call ret.", String(format: "%.6f", baseline.fetchCancelIssueSeconds),
-                String(format: "%.6f", lookahead.fetchCancelIssueSeconds)))
-        lines.append(row("mixed loads started", "\(baseline.mixedLoadsStarted)", "\(lookahead.mixedLoadsStarted)"))
-        lines.append(
-            row(
-                "mixed completions called/asked",
-                "\(baseline.mixedCompletionsCalled)/\(baseline.mixedCompletionsRequested)",
-                "\(lookahead.mixedCompletionsCalled)/\(lookahead.mixedCompletionsRequested)"))
+        for (label, value) in Self.countRows {
+            lines.append(row(label, value(counts.baseline), value(counts.lookahead)))
+        }
         for (workload, statistics) in [
-            ("mixed", lookahead.mixedStatistics), ("fetch-cancel", lookahead.fetchCancelStatistics),
+            ("mixed", counts.lookahead.mixedStatistics), ("fetch-cancel", counts.lookahead.fetchCancelStatistics),
         ] {
             guard let statistics else { continue }
             lines.append(
@@ -53,12 +29,23 @@ extension EngineBenchmarkReport {
                     + "\(statistics.loadsCompleted) completed, \(statistics.loadsFailed) failed, "
                     + "\(statistics.loadsCancelled) cancelled, \(statistics.cacheHits) cache hits")
         }
-        lines.append(
-            row(
-                "peak RSS, MiB (largest process)", String(format: "%.1f", Double(baseline.peakRSSBytes) / 1_048_576),
-                String(format: "%.1f", Double(lookahead.peakRSSBytes) / 1_048_576)))
+        let peakRSS = { (counts: Counts) in String(format: "%.1f", Double(counts.peakRSSBytes) / 1_048_576) }
+        lines.append(row("peak RSS, MiB (largest process)", peakRSS(counts.baseline), peakRSS(counts.lookahead)))
         return lines.joined(separator: "\n") + "\n"
     }
+
+    /// The rows of the counts table: a label, and how one fetcher's counts
+    /// read in its column.
+    private static let countRows: [(label: String, value: @Sendable (Counts) -> String)] = [
+        ("fetchedData hits/s", { String(format: "%.0f", $0.fetchedDataHitsPerSecond) }),
+        ("fetchedData misses", { "\($0.fetchedDataMisses)" }),
+        ("fetch-cancel loads started", { "\($0.fetchCancelLoadsStarted)" }),
+        ("fetch-cancel completed after cancel", { "\($0.fetchCancelCompletedAfterCancel)" }),
+        ("mixed: s until last call returned", { String(format: "%.6f", $0.mixedIssueSeconds) }),
+        ("fetch-cancel: s until last call ret.", { String(format: "%.6f", $0.fetchCancelIssueSeconds) }),
+        ("mixed loads started", { "\($0.mixedLoadsStarted)" }),
+        ("mixed completions called/asked", { "\($0.mixedCompletionsCalled)/\($0.mixedCompletionsRequested)" }),
+    ]
 
     private func row(_ label: String, _ columns: String...) -> String {
         let first = label.padding(toLength: 36, withPad: " ", startingAt: 0)

@@ -104,12 +104,10 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
     public func scrollViewWillEndDragging(
         velocity: Double, targetContentOffset: Point, contentOffset: Point, viewportSize: Size, at time: Duration
     ) {
-        tracker.endDragging(target: targetContentOffset)
-        guard
-            let frame = tracker.frame(
-                contentOffset: contentOffset, viewportSize: viewportSize, time: time, velocity: velocity)
-        else { return }
-        plan(frame, scrolls: [])
+        let frame = tracker.frameEndingDrag(
+            velocity: velocity, target: targetContentOffset, contentOffset: contentOffset,
+            viewportSize: viewportSize, time: time)
+        if let frame { plan(frame, scrolls: []) }
     }
 
     /// A new drag of the feed began, or its deceleration ended: frames no longer carry the fling's target.

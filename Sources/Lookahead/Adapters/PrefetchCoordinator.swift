@@ -144,12 +144,10 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     public func scrollViewWillEndDragging(
         velocity: Double, targetContentOffset: Point, contentOffset: Point, viewportSize: Size, at time: Duration
     ) {
-        tracker.endDragging(target: targetContentOffset)
-        guard
-            let frame = tracker.frame(
-                contentOffset: contentOffset, viewportSize: viewportSize, time: time, velocity: velocity)
-        else { return }
-        plan(frame, announcesTarget: true)
+        let frame = tracker.frameEndingDrag(
+            velocity: velocity, target: targetContentOffset, contentOffset: contentOffset,
+            viewportSize: viewportSize, time: time)
+        if let frame { plan(frame, announcesTarget: true) }
     }
 
     /// A drag ended in a deceleration whose target the view does not report

@@ -45,6 +45,16 @@ struct ScrollTracker: Sendable {
         self.target = target.x.isFinite && target.y.isFinite ? target : nil
     }
 
+    /// The frame of a drag's end, which UIKit reports with the velocity and
+    /// the fling's `target`: the target is kept for the frames that follow.
+    /// `nil` as for ``frame(contentOffset:viewportSize:time:velocity:)``.
+    mutating func frameEndingDrag(
+        velocity: Double, target: Point, contentOffset: Point, viewportSize: Size, time: Duration
+    ) -> ScrollFrame? {
+        endDragging(target: target)
+        return frame(contentOffset: contentOffset, viewportSize: viewportSize, time: time, velocity: velocity)
+    }
+
     /// The fling is over (it came to rest, a new drag caught it, or the
     /// content jumped): frames carry no target any more.
     mutating func endFling() {

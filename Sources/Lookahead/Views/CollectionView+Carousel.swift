@@ -31,7 +31,7 @@ extension CollectionView {
     ///
     /// Its visible cells follow its horizontal content offset, and it reuses
     /// its cells as any collection view does. It makes no prefetch calls of
-    /// its own (``isPrefetchingEnabled`` is off): a carousel in a feed is
+    /// its own (``ItemScrollView/isPrefetchingEnabled`` is off): a carousel in a feed is
     /// prefetched on both axes by a ``NestedPrefetchCoordinator``, to which
     /// its scrolling is reported.
     ///

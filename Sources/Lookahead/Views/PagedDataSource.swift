@@ -44,8 +44,8 @@ public final class PagedDataSource<Item: Identifiable & Sendable> {
     /// The scroll speed, in rows per second, measured on the view's frames.
     public private(set) var speed = VelocityEstimator()
 
-    private weak var tableView: TableView?
-    private weak var collectionView: CollectionView?
+    /// The table or collection view it is attached to.
+    private weak var view: ItemScrollView?
     /// Whether pager changes reach the view by themselves; tests turn it off
     /// to apply them at chosen moments with `applyChanges()`.
     package var appliesChangesAutomatically = true
@@ -75,9 +75,7 @@ public final class PagedDataSource<Item: Identifiable & Sendable> {
     /// Registers the cells and becomes the table's data source and prefetch
     /// data source. The view holds it weakly: keep it alive yourself.
     public func attach(to tableView: TableView) {
-        collectionView = nil
-        self.tableView = tableView
-        displayed = pager.snapshot
+        adopt(tableView)
         tableView.register(PagedCell<Item>.self, forCellReuseIdentifier: Self.reuseIdentifier)
         tableView.dataSource = self
         tableView.prefetchDataSource = self
@@ -86,9 +84,7 @@ public final class PagedDataSource<Item: Identifiable & Sendable> {
     /// Registers the cells and becomes the collection view's data source and
     /// prefetch data source. The view holds it weakly: keep it alive yourself.
     public func attach(to collectionView: CollectionView) {
-        tableView = nil
-        self.collectionView = collectionView
-        displayed = pager.snapshot
+        adopt(collectionView)
         collectionView.register(PagedCell<Item>.self, forCellWithReuseIdentifier: Self.reuseIdentifier)
         collectionView.dataSource = self
         collectionView.prefetchDataSource = self
@@ -126,7 +122,13 @@ public final class PagedDataSource<Item: Identifiable & Sendable> {
     // MARK: - Updating the view
 
     private var engine: ItemViewEngine? {
-        tableView?.engine ?? collectionView?.engine
+        view?.engine
+    }
+
+    /// Starts showing the pager's rows in `view`, in place of any other view.
+    private func adopt(_ view: ItemScrollView) {
+        self.view = view
+        displayed = pager.snapshot
     }
 
     private func apply(

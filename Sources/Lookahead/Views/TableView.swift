@@ -2,9 +2,10 @@
 /// prefetching semantics, driven frame by frame.
 ///
 /// The table counterpart of ``CollectionView``, with UIKit's table names
-/// (`prefetchRowsAt`, `cellForRowAt`, `insertRows(at:)`, …). Rows are laid out
-/// by a ``ListLayout``: all `rowHeight` high, or as tall as `heightForRowAt`
-/// says.
+/// (`prefetchRowsAt`, `cellForRowAt`, `insertRows(at:)`, …); what the two
+/// share — frames, prefetching, reloads — is ``ItemScrollView``'s. Rows are
+/// laid out by a ``ListLayout``: all `rowHeight` high, or as tall as
+/// `heightForRowAt` says.
 ///
 /// ```swift
 /// let tableView = TableView()
@@ -17,9 +18,7 @@
 ///
 /// The data sources are held weakly, as UIKit holds them.
 @MainActor
-public final class TableView {
-    let engine: ItemViewEngine
-
+public final class TableView: ItemScrollView {
     /// Provides the counts and the cells. Setting another one reloads the data.
     public weak var dataSource: (any TableViewDataSource)? {
         didSet {
@@ -61,64 +60,11 @@ public final class TableView {
     ///   - size: the size of the visible area; an iPhone's by default.
     public init(rowHeight: Double = 44, size: Size = Size(width: 390, height: 844)) {
         self.rowHeight = rowHeight
-        self.engine = ItemViewEngine(viewportSize: size, vocabulary: .tableView)
+        super.init(viewportSize: size, vocabulary: .tableView)
         engine.delegate = self
     }
 
-    // MARK: - Prefetching
-
-    /// Whether the prefetch data source is told about upcoming rows; on by
-    /// default. Turning it off cancels everything it was asked for.
-    public var isPrefetchingEnabled: Bool {
-        get { engine.isPrefetchingEnabled }
-        set { engine.setPrefetchingEnabled(newValue) }
-    }
-
-    /// Which rows are prefetched; `.system`, UIKit's behaviour, by default.
-    public var prefetchPolicy: PrefetchPolicy {
-        get { engine.policy }
-        set { engine.setPolicy(newValue) }
-    }
-
-    /// Tells the prefetch policy how long one load took, for a policy that
-    /// learns from it (`.adaptive`); the others ignore it. Feed it from the
-    /// fetcher's events:
-    ///
-    /// ```swift
-    /// let observation = fetcher.observe { event in
-    ///     guard case .succeeded(_, let duration) = event else { return }
-    ///     Task { @MainActor in view.observeLoadDuration(duration) }
-    /// }
-    /// ```
-    public func observeLoadDuration(_ duration: Duration) {
-        engine.observeLoadDuration(duration)
-    }
-
     // MARK: - Geometry
-
-    /// The visible area: its origin is the content offset, its size the view's.
-    public var bounds: Rect {
-        get { Rect(origin: engine.contentOffset, size: engine.viewportSize) }
-        set {
-            engine.setViewportSize(newValue.size)
-            engine.setContentOffset(newValue.origin)
-        }
-    }
-
-    /// The top-left corner of the visible area. Clamped to the content; the
-    /// next layout pass shows it.
-    public var contentOffset: Point {
-        get { engine.contentOffset }
-        set { engine.setContentOffset(newValue) }
-    }
-
-    /// Scrolls to `offset` at the next layout pass.
-    public func setContentOffset(_ offset: Point) {
-        engine.setContentOffset(offset)
-    }
-
-    /// The size of all the rows; zero until the first layout pass.
-    public var contentSize: Size { engine.contentSize }
 
     /// The frame of the row at `indexPath`, in content coordinates.
     ///
@@ -127,31 +73,6 @@ public final class TableView {
         let layout = engine.currentLayout
         engine.checkPath(indexPath, in: layout, "rectForRow(at:)")
         return layout.frame(at: indexPath)
-    }
-
-    // MARK: - Frames
-
-    /// Lays out now if anything changed since the last pass (the first pass,
-    /// a new offset, a reload), at the time of the last frame.
-    public func layoutIfNeeded() {
-        engine.layoutIfNeeded()
-    }
-
-    /// One frame of scrolling: moves to `offset` and lays out, with the
-    /// velocity measured since the previous frame.
-    ///
-    /// - Parameters:
-    ///   - offset: the new content offset; clamped to the content.
-    ///   - time: when the frame is shown, on any fixed origin; not before the
-    ///     previous frame.
-    /// - Complexity: O(log n + visible + window) for n rows.
-    public func step(to offset: Point, at time: Duration) {
-        engine.step(to: offset, at: time)
-    }
-
-    /// Plays a trace of (time, offset) samples, one frame each.
-    public func replay(_ trace: some Sequence<(time: Duration, offset: Point)>) {
-        for sample in trace { engine.step(to: sample.offset, at: sample.time) }
     }
 
     // MARK: - Cells
@@ -175,25 +96,12 @@ public final class TableView {
     /// The index paths of the visible rows, ascending.
     public var indexPathsForVisibleRows: [ItemPath] { engine.visiblePaths }
 
-    /// The visible cells, in the order of their index paths.
-    public var visibleCells: [Cell] { engine.visiblePaths.compactMap { engine.visibleCells[$0] } }
-
     /// The visible cell at `indexPath`, or `nil` if the row is not visible.
     ///
     /// - Precondition: `indexPath` is in range.
     public func cellForRow(at indexPath: ItemPath) -> Cell? {
         engine.cell(at: indexPath, caller: "cellForRow(at:)")
     }
-
-    /// The index path of a visible cell, or `nil`.
-    ///
-    /// - Complexity: O(visible cells).
-    public func indexPath(for cell: Cell) -> ItemPath? {
-        engine.indexPath(for: cell)
-    }
-
-    /// The number of sections, as the data source last reported it.
-    public var numberOfSections: Int { engine.numberOfSections }
 
     /// The number of rows in `section`, as the data source last reported it.
     public func numberOfRows(inSection section: Int) -> Int {
@@ -202,34 +110,11 @@ public final class TableView {
 
     // MARK: - Changes
 
-    /// Discards everything and asks the data source again: cancels what was
-    /// asked for, recycles the visible cells, and makes the next layout pass a
-    /// first layout.
-    public func reloadData() {
-        engine.reloadData()
-    }
-
     /// Asks the data source again for the visible cells among `indexPaths`.
     ///
     /// - Precondition: every index path is in range.
     public func reloadRows(at indexPaths: [ItemPath]) {
         engine.reloadItems(at: indexPaths)
-    }
-
-    /// Applies the inserts, deletes and moves that `updates` reports, after it
-    /// has changed the model.
-    ///
-    /// Deletes and move sources are index paths before the update, inserts and
-    /// move destinations index paths after it. Outstanding prefetches and
-    /// visible cells follow their rows to their new index paths; a deleted
-    /// row's cell is recycled and its prefetch dropped without a cancel. The
-    /// view then lays out again.
-    ///
-    /// - Precondition: the data source's counts after the update equal those
-    ///   before it, plus inserts, minus deletes, plus or minus moves, section
-    ///   by section.
-    public func performBatchUpdates(_ updates: () -> Void) {
-        engine.performBatchUpdates(updates)
     }
 
     /// Reports rows inserted at `indexPaths` (after the update).
@@ -251,12 +136,6 @@ public final class TableView {
 
     /// The current layout, built from the data source's counts on first use.
     package var layout: any CollectionLayout { engine.currentLayout }
-
-    /// How many cells the reuse pool has created.
-    package var createdCellCount: Int { engine.createdCellCount }
-
-    /// The rows asked for and neither shown nor cancelled since.
-    package var outstandingPrefetches: Set<ItemPath> { engine.outstandingPrefetches }
 }
 
 extension TableView: ItemViewEngineDelegate {

@@ -59,7 +59,9 @@ package struct StrategyDriver<Loader: StrategyLoader> {
     /// The observed load durations whose p90 is the hedging threshold.
     var hedgeDurations = LoadDurationEstimator(quantile: 0.9, prior: .zero)
     var previousVisible: [Int] = []
-    var previousOffset: Double?
+    /// The scroll velocity, measured as the runtime views measure it: the
+    /// finite difference between two frames.
+    var scrollVelocity = VelocityEstimator(timeConstant: .zero)
 
     /// Creates the driver of `strategy` on `scenario`.
     ///
@@ -145,8 +147,8 @@ package struct StrategyDriver<Loader: StrategyLoader> {
         let (rect, visiblePaths, visible) = (shown.rect, shown.paths, shown.items)
         let offset = rect.minY
         // Points per second, from the offset one frame before.
-        let velocity = previousOffset.map { (offset - $0) / (frameDuration / .seconds(1)) } ?? 0
-        previousOffset = offset
+        scrollVelocity.record(position: offset, at: time)
+        let velocity = scrollVelocity.velocity
 
         let wasVisible = Set(previousVisible)
         for item in visible {

@@ -98,14 +98,9 @@ extension SimulationChart {
         _ results: [StrategyResult], lowerBound: LowerBound?, layout: PanelLayout, into writer: inout SVGWriter
     ) {
         let axis = Axis(covering: results.map { Self.sanitized($0.blankRatio) * 100 }.max() ?? 0)
-        writer.element(
-            "text",
-            [
-                ("class", "heading"), ("x", Self.coordinate(PanelLayout.blankLeft)),
-                ("y", Self.coordinate(layout.top + 54)),
-            ],
-            text: "Blank ratio (% of visible cell-frames)")
-        writeBarAxis(axis, left: PanelLayout.blankLeft, width: PanelLayout.blankWidth, layout: layout, into: &writer)
+        writeBarAxis(
+            axis, heading: "Blank ratio (% of visible cell-frames)", left: PanelLayout.blankLeft,
+            width: PanelLayout.blankWidth, layout: layout, into: &writer)
         if let oracle = results.first(where: { Self.isOracle($0.name) }) {
             // A line through every row at the oracle's value: how far each bar is from the reference.
             let x =
@@ -158,14 +153,9 @@ extension SimulationChart {
     private func writeWasteBars(_ results: [StrategyResult], layout: PanelLayout, into writer: inout SVGWriter) {
         let largest = results.map { max(Self.sanitized($0.wasteRatio), Self.sanitized($0.byteWasteRatio)) }.max() ?? 0
         let axis = Axis(covering: largest * 100)
-        writer.element(
-            "text",
-            [
-                ("class", "heading"), ("x", Self.coordinate(PanelLayout.wasteLeft)),
-                ("y", Self.coordinate(layout.top + 54)),
-            ],
-            text: "Waste (% of completed loads; thin: of bytes)")
-        writeBarAxis(axis, left: PanelLayout.wasteLeft, width: PanelLayout.wasteWidth, layout: layout, into: &writer)
+        writeBarAxis(
+            axis, heading: "Waste (% of completed loads; thin: of bytes)", left: PanelLayout.wasteLeft,
+            width: PanelLayout.wasteWidth, layout: layout, into: &writer)
         for (index, result) in results.enumerated() {
             let rowTop = layout.rowsTop + Double(index) * PanelLayout.rowHeight
             let loads = barLength(Self.sanitized(result.wasteRatio) * 100, axis, PanelLayout.wasteWidth)
@@ -197,10 +187,14 @@ extension SimulationChart {
         }
     }
 
-    /// Vertical grid lines through the rows and percentage ticks under them.
+    /// A bar column's heading above it, then vertical grid lines through the
+    /// rows and percentage ticks under them.
     private func writeBarAxis(
-        _ axis: Axis, left: Double, width: Double, layout: PanelLayout, into writer: inout SVGWriter
+        _ axis: Axis, heading: String, left: Double, width: Double, layout: PanelLayout, into writer: inout SVGWriter
     ) {
+        writer.element(
+            "text", [("class", "heading"), ("x", Self.coordinate(left)), ("y", Self.coordinate(layout.top + 54))],
+            text: heading)
         for tick in axis.ticks() {
             let x = Self.coordinate(left + barLength(tick, axis, width))
             writer.element(
