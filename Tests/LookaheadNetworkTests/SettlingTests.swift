@@ -4,19 +4,28 @@ import Testing
 
 @testable import LookaheadServer
 
-/// A clock that counts its sleeps and sleeps on the continuous clock.
+/// A clock that counts its sleeps and moves only when slept on: a sleep
+/// moves `now` to its deadline and returns at once (throwing if the task is
+/// cancelled, so a loop that ignores the error reaches its limit in a few
+/// thousand sleeps instead of spinning forever). Real time never enters, so a run whose cooperative threads are
+/// held by other tests for longer than a wait's limit cannot end it early.
 private struct CountingClock: Clock {
     typealias Instant = ContinuousClock.Instant
     typealias Duration = Swift.Duration
 
     let sleeps = LockedValue(0)
+    private let origin = ContinuousClock.now
+    private let offset = LockedValue(Swift.Duration.zero)
 
-    var now: Instant { ContinuousClock.now }
-    var minimumResolution: Swift.Duration { ContinuousClock().minimumResolution }
+    var now: Instant { origin.advanced(by: offset.withLock { $0 }) }
+    var minimumResolution: Swift.Duration { .nanoseconds(1) }
 
     func sleep(until deadline: Instant, tolerance: Swift.Duration?) async throws {
         sleeps.withLock { $0 += 1 }
-        try await ContinuousClock().sleep(until: deadline, tolerance: tolerance)
+        let target = origin.duration(to: deadline)
+        offset.withLock { $0 = max($0, target) }
+        try Task.checkCancellation()
+        await Task.yield()
     }
 }
 
@@ -30,10 +39,10 @@ struct SettlingTests {
         let gate = LockedValue(false)
         let task = Task {
             while !gate.withLock({ $0 }) { await Task.yield() }
-            let start = ContinuousClock.now
+            let start = clock.now
             let held = await Settling.wait(
                 until: { false }, within: .seconds(3), pollingEvery: .milliseconds(5), clock: clock)
-            return (held, start.duration(to: .now))
+            return (held, start.duration(to: clock.now))
         }
         task.cancel()
         gate.withLock { $0 = true }
