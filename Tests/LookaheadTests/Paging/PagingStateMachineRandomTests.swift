@@ -12,13 +12,15 @@ struct PagingStateMachineRandomTests {
         (.cursor, false, 60),
         (.cursor, true, nil),
     ])
-    func randomScrolling(mode: PagingConfiguration.Mode, reportsTotalCount: Bool, maxSize: Int?) {
+    func randomScrolling(mode: PagingConfiguration.Mode, reportsTotalCount: Bool, maxSize: Int?) async {
         for seed: UInt64 in [1, 2, 3] {
-            run(seed: seed, mode: mode, reportsTotalCount: reportsTotalCount, maxSize: maxSize, steps: 10_000)
+            await run(seed: seed, mode: mode, reportsTotalCount: reportsTotalCount, maxSize: maxSize, steps: 10_000)
         }
     }
 
-    func run(seed: UInt64, mode: PagingConfiguration.Mode, reportsTotalCount: Bool, maxSize: Int?, steps: Int) {
+    /// It yields now and then: a long synchronous loop would hold one of the
+    /// two cooperative threads and starve the tests that run in real time.
+    func run(seed: UInt64, mode: PagingConfiguration.Mode, reportsTotalCount: Bool, maxSize: Int?, steps: Int) async {
         var random = SeededRandom(seed: seed)
         let context = "seed \(seed), \(mode), totalCount \(reportsTotalCount), maxSize \(String(describing: maxSize))"
         let server = FakePageServer(count: 50 + random.next(below: 350), reportsTotalCount: reportsTotalCount)
@@ -65,6 +67,7 @@ struct PagingStateMachineRandomTests {
 
         _ = apply(machine.start(), before: [], leadingBefore: 0)
         for step in 0..<steps {
+            if step % 256 == 0 { await Task.yield() }
             let before = Array(machine.items)
             let leadingBefore = machine.leadingPlaceholderCount
             let actions: [PagingStateMachine<Row>.Action]
