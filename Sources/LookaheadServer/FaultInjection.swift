@@ -66,9 +66,8 @@ public struct FaultInjection: Sendable, Hashable {
     ///
     /// - Throws: ``FeedServerError/invalidConfiguration(_:)`` saying what is wrong.
     public func validate() throws(FeedServerError) {
-        if !(.zero...Self.maximumLatency).contains(latencyMedian) {
-            throw .invalidConfiguration("latencyMedian must be in 0...\(Self.maximumLatency), got \(latencyMedian)")
-        }
+        try checkRange(
+            "latencyMedian", latencyMedian, in: .zero...Self.maximumLatency, else: FeedServerError.invalidConfiguration)
         if !(latencyMedian...Self.maximumLatency).contains(latencyP99) {
             throw .invalidConfiguration(
                 "latencyP99 must be in latencyMedian (\(latencyMedian))...\(Self.maximumLatency), got \(latencyP99)")
@@ -78,10 +77,10 @@ public struct FaultInjection: Sendable, Hashable {
                 "latencyP99 (\(latencyP99)) must be at most \(Int(Self.maximumLatencyRatio)) times latencyMedian "
                     + "(\(latencyMedian))")
         }
-        if let bandwidthBytesPerSecond, !(1...Self.maximumBandwidthBytesPerSecond).contains(bandwidthBytesPerSecond) {
-            throw .invalidConfiguration(
-                "bandwidthBytesPerSecond must be in 1...\(Self.maximumBandwidthBytesPerSecond), "
-                    + "got \(bandwidthBytesPerSecond)")
+        if let bandwidthBytesPerSecond {
+            try checkRange(
+                "bandwidthBytesPerSecond", bandwidthBytesPerSecond, in: 1...Self.maximumBandwidthBytesPerSecond,
+                else: FeedServerError.invalidConfiguration)
         }
         let fractions = [
             ("serverErrorFraction", serverErrorFraction), ("truncatedBodyFraction", truncatedBodyFraction),

@@ -1,4 +1,5 @@
 import Foundation
+import Lookahead
 
 /// Where a ``FeedServer`` listens, what it serves and what faults it injects.
 public struct FeedServerConfiguration: Sendable {
@@ -55,15 +56,12 @@ public struct FeedServerConfiguration: Sendable {
     ///   field is wrong, its value and the accepted range.
     public func validate() throws(FeedServerError) {
         if host.isEmpty { throw .invalidConfiguration("host must not be empty") }
-        if !(0...65_535).contains(port) { throw .invalidConfiguration("port must be in 0...65535, got \(port)") }
-        if !(0...Self.maximumItemCount).contains(itemCount) {
-            throw .invalidConfiguration("itemCount must be in 0...\(Self.maximumItemCount), got \(itemCount)")
-        }
-        if !(1...Self.maximumWaitingRequestsLimit).contains(maximumWaitingRequests) {
-            throw .invalidConfiguration(
-                "maximumWaitingRequests must be in 1...\(Self.maximumWaitingRequestsLimit), got \(maximumWaitingRequests)"
-            )
-        }
+        try checkRange("port", port, in: 0...65_535, else: FeedServerError.invalidConfiguration)
+        try checkRange(
+            "itemCount", itemCount, in: 0...Self.maximumItemCount, else: FeedServerError.invalidConfiguration)
+        try checkRange(
+            "maximumWaitingRequests", maximumWaitingRequests, in: 1...Self.maximumWaitingRequestsLimit,
+            else: FeedServerError.invalidConfiguration)
         try faults.validate()
     }
 

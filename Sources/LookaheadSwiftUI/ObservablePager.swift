@@ -32,18 +32,9 @@
         public init(_ pager: Pager<Item>) {
             self.pager = pager
             self.snapshot = pager.snapshot
-            let isScheduled = LockedValue(false)
-            pager.onChange = { [weak self] in
-                let alreadyScheduled = isScheduled.withLock { scheduled in
-                    defer { scheduled = true }
-                    return scheduled
-                }
-                guard !alreadyScheduled else { return }
-                Task { @MainActor [weak self] in
-                    isScheduled.withLock { $0 = false }
-                    guard let self else { return }
-                    self.snapshot = self.pager.snapshot
-                }
+            pager.updateOnMainActor { [weak self] in
+                guard let self else { return }
+                self.snapshot = self.pager.snapshot
             }
         }
     }

@@ -81,8 +81,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: @unch
     ) {
         let reportsCost = Value.self is any MemoryCostReporting.Type
         let countLimit = countLimit ?? (reportsCost || cost != nil ? .max : 1_000)
-        precondition(costLimit >= 0, "MemoryCache costLimit must not be negative, got \(costLimit)")
-        precondition(countLimit >= 0, "MemoryCache countLimit must not be negative, got \(countLimit)")
+        MemoryCache.checkLimit(costLimit, named: "costLimit")
+        MemoryCache.checkLimit(countLimit, named: "countLimit")
         storage = Storage(costLimit: costLimit, countLimit: countLimit)
         let reportedCost: @Sendable (Value) -> Int = { ($0 as? any MemoryCostReporting)?.memoryCost ?? 1 }
         costFunction = cost ?? (reportsCost ? reportedCost : nil)
@@ -221,26 +221,29 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: @unch
     /// used entries until the total cost fits.
     public var costLimit: Int {
         get { readStorage { $0.costLimit } }
-        set {
-            precondition(newValue >= 0, "MemoryCache costLimit must not be negative, got \(newValue)")
-            withStorage {
-                $0.costLimit = newValue
-                $0.trim(toCost: newValue, toCount: $0.countLimit)
-            }
-        }
+        set { setLimit(\.costLimit, named: "costLimit", to: newValue) }
     }
 
     /// The maximum number of entries. Lowering it evicts least recently used
     /// entries until the count fits.
     public var countLimit: Int {
         get { readStorage { $0.countLimit } }
-        set {
-            precondition(newValue >= 0, "MemoryCache countLimit must not be negative, got \(newValue)")
-            withStorage {
-                $0.countLimit = newValue
-                $0.trim(toCost: $0.costLimit, toCount: newValue)
-            }
+        set { setLimit(\.countLimit, named: "countLimit", to: newValue) }
+    }
+
+    /// Sets one of the two limits, then evicts least recently used entries
+    /// until both hold.
+    private func setLimit(_ limit: WritableKeyPath<Storage, Int>, named name: String, to value: Int) {
+        MemoryCache.checkLimit(value, named: name)
+        withStorage {
+            $0[keyPath: limit] = value
+            $0.trim(toCost: $0.costLimit, toCount: $0.countLimit)
         }
+    }
+
+    /// Stops the program if a limit is negative: a limit is the app's constant, not user input.
+    private static func checkLimit(_ value: Int, named name: String) {
+        precondition(value >= 0, "MemoryCache \(name) must not be negative, got \(value)")
     }
 
     /// The sum of the costs of the entries.

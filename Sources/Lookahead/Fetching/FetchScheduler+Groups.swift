@@ -12,13 +12,7 @@ extension FetchScheduler {
     @inlinable
     public mutating func makeGroup(priority: FetchPriority = .low, admissionLimit: Int = .max) -> GroupID {
         precondition(admissionLimit >= 1, "admissionLimit must be at least 1, got \(admissionLimit)")
-        let index: Int
-        if let reused = freeGroups.popLast() {
-            index = reused
-        } else {
-            index = groups.count
-            groups.append(GroupRecord())
-        }
+        let index = Self.reuseOrAppend(&groups, free: &freeGroups, fresh: GroupRecord())
         groups[index].isLive = true
         groups[index].isPaused = false
         groups[index].priority = priority
@@ -36,6 +30,15 @@ extension FetchScheduler {
     @inlinable
     public func isLive(_ group: GroupID) -> Bool {
         group.index < groups.count && groups[group.index].isLive && groups[group.index].generation == group.generation
+    }
+
+    /// Stops the program unless `group` is a live prefetcher's group: the
+    /// default group (interests without a prefetcher) has no limit, pause or
+    /// priority of its own. `operation` names the caller in the message.
+    @inlinable
+    func checkPrefetcherGroup(_ group: GroupID, _ operation: String) {
+        precondition(isLive(group), "\(operation): \(group) was removed")
+        precondition(group.index != 0, "\(operation) takes a prefetcher's group, not the default one")
     }
 
     /// Withdraws every interest of `group` and forgets the group.
@@ -61,8 +64,7 @@ extension FetchScheduler {
     @discardableResult
     @inlinable
     public mutating func withdrawAll(inGroup group: GroupID) -> [Payload] {
-        precondition(isLive(group), "withdrawAll(inGroup:): \(group) was removed")
-        precondition(group.index != 0, "withdrawAll(inGroup:) takes a prefetcher's group")
+        checkPrefetcherGroup(group, "withdrawAll(inGroup:)")
         var payloads: [Payload] = []
         for list in [groups[group.index].waiting, groups[group.index].admitted] {
             var cursor = list.head
@@ -84,8 +86,7 @@ extension FetchScheduler {
     /// - Complexity: O(admitted interests in the group).
     @inlinable
     public mutating func setPaused(_ isPaused: Bool, group: GroupID) {
-        precondition(isLive(group), "setPaused(_:group:): \(group) was removed")
-        precondition(group.index != 0, "the default group cannot be paused")
+        checkPrefetcherGroup(group, "setPaused(_:group:)")
         guard groups[group.index].isPaused != isPaused else { return }
         groups[group.index].isPaused = isPaused
         // Every interest changes first, then each load is brought in line
@@ -121,8 +122,7 @@ extension FetchScheduler {
     /// - Complexity: O(interests in the group).
     @inlinable
     public mutating func setPriority(_ priority: FetchPriority, group: GroupID) {
-        precondition(isLive(group), "setPriority(_:group:): \(group) was removed")
-        precondition(group.index != 0, "the default group has no priority of its own")
+        checkPrefetcherGroup(group, "setPriority(_:group:)")
         guard groups[group.index].priority != priority else { return }
         groups[group.index].priority = priority
         let isPaused = groups[group.index].isPaused
@@ -176,8 +176,7 @@ extension FetchScheduler {
     public mutating func addKey(
         _ key: Key, to group: GroupID, deadline: Duration? = nil, payload: Payload?
     ) -> InterestID? {
-        precondition(isLive(group), "addKey(_:to:): \(group) was removed")
-        precondition(group.index != 0, "addKey(_:to:) takes a prefetcher's group")
+        checkPrefetcherGroup(group, "addKey(_:to:)")
         guard groups[group.index].keys[key] == nil else { return nil }
         let slot = register(key, priority: .normal, deadline: deadline, group: group.index, payload: payload)
         interests[slot].isKeyed = true

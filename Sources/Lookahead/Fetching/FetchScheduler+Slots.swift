@@ -36,16 +36,22 @@ extension FetchScheduler {
         freeLoads.append(slot)
     }
 
+    /// A slot of `records` to use: the last one freed, or else a new one
+    /// at the end holding `fresh`. The arena's one rule for groups and
+    /// interests (loads store their record at once: ``allocateLoad(_:)``).
+    @inlinable
+    static func reuseOrAppend<Record>(
+        _ records: inout [Record], free: inout [Int], fresh: @autoclosure () -> Record
+    ) -> Int {
+        if let reused = free.popLast() { return reused }
+        records.append(fresh())
+        return records.count - 1
+    }
+
     @inlinable
     mutating func allocateInterest() -> Int {
-        let slot: Int
-        if let reused = freeInterests.popLast() {
-            slot = reused
-        } else {
-            slot = interests.count
-            interests.append(InterestRecord())
-            payloads.append(nil)
-        }
+        let slot = Self.reuseOrAppend(&interests, free: &freeInterests, fresh: InterestRecord())
+        if slot == payloads.count { payloads.append(nil) }
         interests[slot].isLive = true
         interests[slot].isAdmitted = false
         return slot

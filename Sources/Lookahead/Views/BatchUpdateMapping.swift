@@ -71,23 +71,23 @@ struct BatchUpdateMapping: Sendable {
             }
         }
 
-        for path in deletes {
-            try check(path, in: oldCounts, "delete", "before")
-            guard vacatedPaths.insert(path).inserted else {
+        func claimOnce(_ path: ItemPath, in claimed: inout Set<ItemPath>, _ verb: String) throws(InvalidUpdate) {
+            guard claimed.insert(path).inserted else {
                 throw InvalidUpdate(
-                    description: "Invalid update: attempt to delete \(noun) \(path.item) in section \(path.section) "
+                    description: "Invalid update: attempt to \(verb) \(noun) \(path.item) in section \(path.section) "
                         + "more than once")
             }
+        }
+
+        for path in deletes {
+            try check(path, in: oldCounts, "delete", "before")
+            try claimOnce(path, in: &vacatedPaths, "delete")
             deleted.insert(path)
             vacated[path.section, default: []].append(path.item)
         }
         for path in inserts {
             try check(path, in: newCounts, "insert", "after")
-            guard filledPaths.insert(path).inserted else {
-                throw InvalidUpdate(
-                    description: "Invalid update: attempt to insert \(noun) \(path.item) in section \(path.section) "
-                        + "more than once")
-            }
+            try claimOnce(path, in: &filledPaths, "insert")
             filled[path.section, default: []].append(path.item)
         }
         for move in moves {

@@ -49,26 +49,15 @@ public final class PagedDataSource<Item: Identifiable & Sendable> {
     /// Whether pager changes reach the view by themselves; tests turn it off
     /// to apply them at chosen moments with `applyChanges()`.
     package var appliesChangesAutomatically = true
-    /// Whether a main-actor update is already on its way for a pager change.
-    private let isUpdateScheduled = LockedValue(false)
 
     /// Creates a data source over `pager`. Call `attach(to:)` next.
     ///
     /// Replaces the pager's `onChange`: the data source updates the view from it.
     public init(pager: Pager<Item>) {
         self.pager = pager
-        let isUpdateScheduled = self.isUpdateScheduled
-        pager.onChange = { [weak self] in
-            let alreadyScheduled = isUpdateScheduled.withLock { scheduled in
-                defer { scheduled = true }
-                return scheduled
-            }
-            guard !alreadyScheduled else { return }
-            Task { @MainActor [weak self] in
-                isUpdateScheduled.withLock { $0 = false }
-                guard let self, self.appliesChangesAutomatically else { return }
-                self.applyChanges()
-            }
+        pager.updateOnMainActor { [weak self] in
+            guard let self, self.appliesChangesAutomatically else { return }
+            self.applyChanges()
         }
     }
 

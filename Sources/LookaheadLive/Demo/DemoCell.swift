@@ -1,4 +1,4 @@
-/// One cell as the demo draws it.
+/// One cell as the demo draws it; made with the memberwise initializer.
 public struct DemoCell: Hashable, Sendable {
     /// Whether the cell's data has arrived.
     public enum State: Hashable, Sendable {
@@ -12,10 +12,4 @@ public struct DemoCell: Hashable, Sendable {
     public var label: String
     /// Whether the data has arrived.
     public var state: State
-
-    /// Creates a cell.
-    public init(label: String, state: State) {
-        self.label = label
-        self.state = state
-    }
 }

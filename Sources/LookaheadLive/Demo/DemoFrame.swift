@@ -2,7 +2,8 @@
 /// cross the viewport and the area just below it, and the status line.
 ///
 /// A value, built by the driver from the collection view and the fetcher,
-/// and drawn by ``DemoRenderer``; tests build it by hand.
+/// and drawn by ``DemoRenderer``; tests build it by hand (the memberwise
+/// initializer).
 public struct DemoFrame: Hashable, Sendable {
     /// Cells per row.
     public var columns: Int
@@ -20,20 +21,6 @@ public struct DemoFrame: Hashable, Sendable {
     public var rows: [[DemoCell]]
     /// The status line's figures.
     public var status: DemoStatus
-
-    /// Creates a frame.
-    public init(
-        columns: Int, viewportLines: Int, lookaheadLines: Int, firstLine: Int, firstRow: Int, rows: [[DemoCell]],
-        status: DemoStatus
-    ) {
-        self.columns = columns
-        self.viewportLines = viewportLines
-        self.lookaheadLines = lookaheadLines
-        self.firstLine = firstLine
-        self.firstRow = firstRow
-        self.rows = rows
-        self.status = status
-    }
 
     /// How many cells content row `row` has on screen.
     public func columns(drawnOnRow row: Int) -> Int {

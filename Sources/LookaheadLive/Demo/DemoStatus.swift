@@ -1,30 +1,20 @@
 /// The figures on the demo's status line.
+///
+/// Made by the demo's lanes (and tests) with the memberwise initializer,
+/// every count zero unless given.
 public struct DemoStatus: Hashable, Sendable {
     /// Items intersecting the viewport.
-    public var visible: Int
+    public var visible = 0
     /// Loads running or queued.
-    public var inFlight: Int
+    public var inFlight = 0
     /// Values in the memory cache.
-    public var cached: Int
+    public var cached = 0
     /// Blank cell-frames so far: visible cells without their data, summed over frames.
-    public var blankCellFrames: Int
+    public var blankCellFrames = 0
     /// Loads cancelled so far.
-    public var cancellations: Int
+    public var cancellations = 0
     /// The strategy being shown.
     public var strategy: DemoStrategy
-
-    /// Creates a status.
-    public init(
-        visible: Int = 0, inFlight: Int = 0, cached: Int = 0, blankCellFrames: Int = 0, cancellations: Int = 0,
-        strategy: DemoStrategy
-    ) {
-        self.visible = visible
-        self.inFlight = inFlight
-        self.cached = cached
-        self.blankCellFrames = blankCellFrames
-        self.cancellations = cancellations
-        self.strategy = strategy
-    }
 
     /// The status line's text, without escapes; the strategy and the blank
     /// count first, so that a narrow terminal (or half of one, comparing)

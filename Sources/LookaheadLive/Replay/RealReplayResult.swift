@@ -2,7 +2,8 @@ public import Lookahead
 public import LookaheadServer
 public import LookaheadSimulation
 
-/// What one strategy did in a real replay.
+/// What one strategy did in a real replay (made by ``RealReplay`` with the
+/// memberwise initializer).
 public struct RealReplayResult: Sendable {
     /// The metrics, defined as the simulator's (see ``StrategyResult``), with
     /// these differences in what is measured:
@@ -27,18 +28,6 @@ public struct RealReplayResult: Sendable {
     /// The embedded server's counters after the run (`nil` with an external server).
     public var serverStatistics: FeedServerStatistics?
 
-    /// Creates a result.
-    public init(
-        result: StrategyResult, frames: Int, lateFrames: Int, maxFrameLateness: Duration,
-        fetchStatistics: FetchStatistics, serverStatistics: FeedServerStatistics?
-    ) {
-        self.result = result
-        self.frames = frames
-        self.lateFrames = lateFrames
-        self.maxFrameLateness = maxFrameLateness
-        self.fetchStatistics = fetchStatistics
-        self.serverStatistics = serverStatistics
-    }
 }
 
 /// How far a real replay has got.

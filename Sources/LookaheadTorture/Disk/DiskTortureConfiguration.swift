@@ -1,5 +1,7 @@
 // The parameters of a `lookahead torture disk` run, range-checked.
 
+import Lookahead
+
 /// What a disk torture run does: how many times it kills the writer, the
 /// seed, and the shape of the cache and the writes.
 public struct DiskTortureConfiguration: Sendable, Codable, Equatable {
@@ -35,8 +37,8 @@ public struct DiskTortureConfiguration: Sendable, Codable, Equatable {
 
     /// Throws a message naming the first value out of range.
     public func validate() throws(DiskTortureError) {
-        guard (1...100_000).contains(kills) else { throw .invalid("--kills must be in 1...100000, got \(kills)") }
-        guard (1...10_000).contains(keyCount) else { throw .invalid("keyCount must be in 1...10000, got \(keyCount)") }
+        try checkRange("--kills", kills, in: 1...100_000, else: DiskTortureError.invalid)
+        try checkRange("keyCount", keyCount, in: 1...10_000, else: DiskTortureError.invalid)
         guard (0...(16 << 20)).contains(maxPayloadSize) else {
             throw .invalid("maxPayloadSize must be in 0...16 MiB, got \(maxPayloadSize)")
         }
@@ -46,9 +48,7 @@ public struct DiskTortureConfiguration: Sendable, Codable, Equatable {
         guard trimRatio.isFinite, (0...1).contains(trimRatio) else {
             throw .invalid("trimRatio must be in 0...1, got \(trimRatio)")
         }
-        guard (1...60_000).contains(maxRunMilliseconds) else {
-            throw .invalid("maxRunMilliseconds must be in 1...60000, got \(maxRunMilliseconds)")
-        }
+        try checkRange("maxRunMilliseconds", maxRunMilliseconds, in: 1...60_000, else: DiskTortureError.invalid)
     }
 
     /// The name of key number `index`.

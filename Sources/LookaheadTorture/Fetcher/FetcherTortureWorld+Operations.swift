@@ -46,24 +46,11 @@ extension FetcherTortureWorld {
         case .createPrefetcher:
             createPrefetcher(using: &random)
         case .releasePrefetcher:
-            let slot = random.next(below: Self.prefetcherSlotCount)
-            let taken = prefetchers.withLock { slots in
-                defer { slots[slot] = nil }
-                return slots[slot]
-            }
-            guard let taken else { return }
-            // Released at the end of this case, outside the slots' lock.
-            released.withLock { $0.prefetchers.append(WeakReference(taken.object)) }
+            replace(random.next(below: Self.prefetcherSlotCount), of: prefetchers, with: nil, noting: \.prefetchers)
         case .observe:
             observe(using: &random)
         case .releaseObservation:
-            let slot = random.next(below: Self.observationSlotCount)
-            let taken = observations.withLock { slots in
-                defer { slots[slot] = nil }
-                return slots[slot]
-            }
-            guard let taken else { return }
-            released.withLock { $0.observations.append(WeakReference(taken.object)) }
+            replace(random.next(below: Self.observationSlotCount), of: observations, with: nil, noting: \.observations)
         case .changeMaxConcurrentFetches:
             fetcher.maxConcurrentLoads = 1 + random.next(below: 8)
         case .trimCache:
@@ -129,14 +116,7 @@ extension FetcherTortureWorld {
         guard prefetchers.withLock({ $0[slot] == nil }) else { return }
         let prefetcher = Prefetcher(
             fetcher: fetcher, maxConcurrentRequestCount: 1 + random.next(below: 4), priority: randomPriority(&random))
-        let created = Slot(serial: makeSerial(), object: prefetcher)
-        let displaced = prefetchers.withLock { slots in
-            defer { slots[slot] = created }
-            return slots[slot]
-        }
-        if let displaced {
-            released.withLock { $0.prefetchers.append(WeakReference(displaced.object)) }
-        }
+        replace(slot, of: prefetchers, with: Slot(serial: makeSerial(), object: prefetcher), noting: \.prefetchers)
     }
 
     private func setDidComplete(using random: inout TortureRandom) {
@@ -173,13 +153,22 @@ extension FetcherTortureWorld {
         } else {
             observation = fetcher.observe { _ in counter.withLock { $0 += 1 } }
         }
-        let created = Slot(serial: makeSerial(), object: observation)
-        let displaced = observations.withLock { slots in
-            defer { slots[slot] = created }
+        replace(slot, of: observations, with: Slot(serial: makeSerial(), object: observation), noting: \.observations)
+    }
+
+    /// Puts `new` in slot `slot` of `slots` (`nil` empties it) and notes the
+    /// object it displaces as released, to check at the end that it is gone.
+    /// The displaced object is dropped when this returns, after both locks:
+    /// releasing it runs the fetcher's code.
+    private func replace<Object: AnyObject & Sendable>(
+        _ slot: Int, of slots: LockedValue<[Slot<Object>?]>, with new: Slot<Object>?,
+        noting list: WritableKeyPath<Released, [WeakReference<Object>]>
+    ) {
+        let displaced = slots.withLock { slots in
+            defer { slots[slot] = new }
             return slots[slot]
         }
-        if let displaced {
-            released.withLock { $0.observations.append(WeakReference(displaced.object)) }
-        }
+        guard let displaced else { return }
+        released.withLock { $0[keyPath: list].append(WeakReference(displaced.object)) }
     }
 }

@@ -24,6 +24,19 @@ struct DiskCacheSafetyTests {
 
     /// Runs `body` with a fresh, empty directory under the temporary
     /// directory, and removes it afterwards.
+    /// A cache in `root` filled to its limit with key0…key9 (10 bytes each),
+    /// trimming to empty, whose first file deletion waits at the gate.
+    private func makeFullCacheHeldAtItsFirstDeletion(in root: URL) throws -> (DiskCache, FirstCallGate) {
+        let gate = FirstCallGate()
+        let cache = try DiskCache(
+            directory: root.appending(path: "cache"), sizeLimit: 10 * fileSize(10), trimRatio: 0,
+            hooks: DiskCacheHooks(willRemoveFile: gate.hold))
+        for key in 0..<10 {
+            try cache.store(payload("\(key)", repeating: 10), forKey: "key\(key)")
+        }
+        return (cache, gate)
+    }
+
     private func withTemporaryRoot(_ body: (URL) throws -> Void) throws {
         let root = FileManager.default.temporaryDirectory
             .appending(path: "DiskCacheSafetyTests-\(UUID().uuidString)", directoryHint: .isDirectory)
@@ -92,13 +105,7 @@ struct DiskCacheSafetyTests {
     @Test func containsAnswersWhileASweepIsDeletingFiles() throws {
         try withTemporaryRoot { root in
             // Given a full cache that trims to empty, whose first file deletion is held
-            let gate = FirstCallGate()
-            let cache = try DiskCache(
-                directory: root.appending(path: "cache"), sizeLimit: 10 * fileSize(10), trimRatio: 0,
-                hooks: DiskCacheHooks(willRemoveFile: gate.hold))
-            for key in 0..<10 {
-                try cache.store(payload("\(key)", repeating: 10), forKey: "key\(key)")
-            }
+            let (cache, gate) = try makeFullCacheHeldAtItsFirstDeletion(in: root)
 
             // When a store sweeps, and is held deleting its first victim
             let stored = DispatchSemaphore(value: 0)
@@ -152,13 +159,7 @@ struct DiskCacheSafetyTests {
     @Test func aStoreOfAKeyBeingSweptIsNotDeletedByTheSweep() throws {
         try withTemporaryRoot { root in
             // Given a full cache whose sweep is held deleting its first victim, key0
-            let gate = FirstCallGate()
-            let cache = try DiskCache(
-                directory: root.appending(path: "cache"), sizeLimit: 10 * fileSize(10), trimRatio: 0,
-                hooks: DiskCacheHooks(willRemoveFile: gate.hold))
-            for key in 0..<10 {
-                try cache.store(payload("\(key)", repeating: 10), forKey: "key\(key)")
-            }
+            let (cache, gate) = try makeFullCacheHeldAtItsFirstDeletion(in: root)
             let sweeping = DispatchSemaphore(value: 0)
             Thread {
                 try? cache.store(payload("s", repeating: 10), forKey: "key10")

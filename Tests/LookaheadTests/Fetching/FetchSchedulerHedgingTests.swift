@@ -80,11 +80,11 @@ struct FetchSchedulerHedgingTests {
         // Then as slots free: 3, which waited at .high already, then the hedge, before the prefetch
         #expect(scheduler.loadDidSucceed(running[1]) == [1])
         let three = scheduler.drainActions()
-        #expect(three.map(key) == [3])
-        #expect(scheduler.loadDidSucceed(loadID(three[0])) == [3])
+        #expect(three.map(\.key) == [3])
+        #expect(scheduler.loadDidSucceed(three[0].loadID) == [3])
         let next = scheduler.drainActions()
-        #expect(next.map(key) == [0])
-        #expect(scheduler.isHedge(loadID(next[0])))
+        #expect(next.map(\.key) == [0])
+        #expect(scheduler.isHedge(next[0].loadID))
         #expect(scheduler.phase(of: 2) == .pending(.normal))
         scheduler.checkInvariants()
     }
@@ -124,7 +124,7 @@ struct FetchSchedulerHedgingTests {
         #expect(scheduler.drainActions() == [.cancel(first, 0), .cancel(hedge, 0)])
         #expect(scheduler.runningCount == 2)
         #expect(scheduler.loadDidFail(hedge, isTransient: true).isDiscarded)
-        #expect(scheduler.drainActions().map(key) == [1])
+        #expect(scheduler.drainActions().map(\.key) == [1])
         #expect(scheduler.loadDidSucceed(first) == nil)
         #expect(scheduler.runningCount == 1)
         scheduler.checkInvariants()
@@ -143,19 +143,4 @@ struct FetchSchedulerHedgingTests {
         #expect(scheduler.drainActions().isEmpty)
     }
 
-    private func loadID(_ action: Scheduler.Action) -> Scheduler.LoadID {
-        switch action {
-        case .start(let id, _, _), .cancel(let id, _), .reprioritize(let id, _, _): id
-        }
-    }
-
-    private func key(_ action: Scheduler.Action) -> Int {
-        switch action {
-        case .start(_, let key, _), .cancel(_, let key), .reprioritize(_, let key, _): key
-        }
-    }
-}
-
-extension FetchScheduler.FailureDisposition {
-    fileprivate var isDiscarded: Bool { if case .discarded = self { true } else { false } }
 }

@@ -62,9 +62,9 @@ struct FetchSchedulerModelTests {
         // Then it goes to the front of .normal: it starts before 1 and 2, which were waiting there
         #expect(scheduler.loadDidSucceed(blocker) == [0])
         let next = scheduler.drainActions()
-        #expect(next.map(key) == [3])
-        #expect(scheduler.loadDidSucceed(loadID(next[0])) == [3])
-        #expect(scheduler.drainActions().map(key) == [1])
+        #expect(next.map(\.key) == [3])
+        #expect(scheduler.loadDidSucceed(next[0].loadID) == [3])
+        #expect(scheduler.drainActions().map(\.key) == [1])
     }
 
     @Test func pausingAGroupLowersItsLoadsInTheOrderTheirFirstInterestsWereAdmitted() {
@@ -86,9 +86,9 @@ struct FetchSchedulerModelTests {
         // Then every interest was paused before either load moved: 6 moved first, so 7 is ahead
         #expect(scheduler.loadDidSucceed(blocker) == [0])
         let next = scheduler.drainActions()
-        #expect(next.map(key) == [7])
-        #expect(scheduler.loadDidSucceed(loadID(next[0])) == [7])
-        #expect(scheduler.drainActions().map(key) == [6])
+        #expect(next.map(\.key) == [7])
+        #expect(scheduler.loadDidSucceed(next[0].loadID) == [7])
+        #expect(scheduler.drainActions().map(\.key) == [6])
         scheduler.checkInvariants()
     }
 
@@ -107,9 +107,9 @@ struct FetchSchedulerModelTests {
         // Then 1, which was waiting at .high already, still starts first
         #expect(scheduler.loadDidSucceed(blocker) == [0])
         let next = scheduler.drainActions()
-        #expect(next == [.start(loadID(next[0]), 1, .high)])
-        #expect(scheduler.loadDidSucceed(loadID(next[0])) == [1])
-        #expect(scheduler.drainActions().map(key) == [2])
+        #expect(next == [.start(next[0].loadID, 1, .high)])
+        #expect(scheduler.loadDidSucceed(next[0].loadID) == [1])
+        #expect(scheduler.drainActions().map(\.key) == [2])
     }
 
     @Test func aLoadCancelledBeforeItStartsNeverStarts() {
@@ -148,7 +148,7 @@ struct FetchSchedulerModelTests {
         // And once the driver reports its end, its outcome is discarded and 1 starts
         #expect(scheduler.loadDidFail(running, isTransient: true).isDiscarded)
         let next = scheduler.drainActions()
-        #expect(next == [.start(loadID(next[0]), 1, .normal)])
+        #expect(next == [.start(next[0].loadID, 1, .normal)])
     }
 
     @Test func aPausedGroupsLoadWaitsUntilADisplayInterestWantsIt() {
@@ -172,27 +172,10 @@ struct FetchSchedulerModelTests {
         // But a display interest in the same key starts it at its own priority
         scheduler.addInterest(in: 1, priority: .high, payload: 1)
         let next = scheduler.drainActions()
-        #expect(next == [.start(loadID(next[0]), 1, .high)])
+        #expect(next == [.start(next[0].loadID, 1, .high)])
         // And the success reaches both interests, the paused one included
-        #expect(scheduler.loadDidSucceed(loadID(next[0])) == [1])
+        #expect(scheduler.loadDidSucceed(next[0].loadID) == [1])
         #expect(scheduler.interestCount(in: 1) == 0)
     }
 
-    // MARK: - Helpers
-
-    private func loadID(_ action: Scheduler.Action) -> Scheduler.LoadID {
-        switch action {
-        case .start(let id, _, _), .cancel(let id, _), .reprioritize(let id, _, _): id
-        }
-    }
-
-    private func key(_ action: Scheduler.Action) -> Int {
-        switch action {
-        case .start(_, let key, _), .cancel(_, let key), .reprioritize(_, let key, _): key
-        }
-    }
-}
-
-extension FetchScheduler.FailureDisposition {
-    fileprivate var isDiscarded: Bool { if case .discarded = self { true } else { false } }
 }

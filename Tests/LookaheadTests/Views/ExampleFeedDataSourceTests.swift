@@ -8,6 +8,20 @@ struct ExampleFeedDataSourceTests {
     typealias Fixtures = ViewFixtures
     typealias Feed = ExampleFeedDataSource<Int, FeedPayload>
 
+    /// A feed of `models` over an out-of-order loader, shown in a table
+    /// through a checking proxy and laid out once: where most tests here start.
+    func showFeed(
+        _ models: [Int], maxConcurrentLoads: Int = 8
+    ) -> (OutOfOrderLoader, AsyncFetcher<Int, FeedPayload>, Feed, FeedProxy, TableView) {
+        let loader = OutOfOrderLoader()
+        let fetcher = Fixtures.makeFetcher(loader, maxConcurrentLoads: maxConcurrentLoads)
+        let feed = Feed(models: models, fetcher: fetcher)
+        let proxy = FeedProxy(feed: feed)
+        let tableView = Fixtures.makeFeedTable(proxy)
+        tableView.layoutIfNeeded()
+        return (loader, fetcher, feed, proxy, tableView)
+    }
+
     @Test func cellForRowAtCopesWithLoadedInFlightAndUnrequestedData() async {
         // Given a feed whose item 0 is cached, item 1 being prefetched and item 2 never requested
         var random = SeededRandom(seed: 7)
@@ -39,12 +53,7 @@ struct ExampleFeedDataSourceTests {
     @Test func aReusedCellWithdrawsItsPreviousItemsRequest() async {
         // Given a feed whose first rows are shown and waiting for their loads
         var random = SeededRandom(seed: 13)
-        let loader = OutOfOrderLoader()
-        let fetcher = Fixtures.makeFetcher(loader, maxConcurrentLoads: 4)
-        let feed = Feed(models: Array(0..<200), fetcher: fetcher)
-        let proxy = FeedProxy(feed: feed)
-        let tableView = Fixtures.makeFeedTable(proxy)
-        tableView.layoutIfNeeded()
+        let (loader, fetcher, feed, proxy, tableView) = showFeed(Array(0..<200), maxConcurrentLoads: 4)
         let firstRows = tableView.indexPathsForVisibleRows.map(\.item)
         #expect(!firstRows.isEmpty)
         #expect(firstRows.allSatisfy { key in fetcher.withScheduler { $0.interestCount(in: key) } == 1 })
@@ -61,12 +70,7 @@ struct ExampleFeedDataSourceTests {
 
     @Test func prefetchAndCancelGoToTheFetcherByIdentifier() {
         // Given a feed in a table after its first layout: rows 20–29 prefetched
-        let loader = OutOfOrderLoader()
-        let fetcher = Fixtures.makeFetcher(loader, maxConcurrentLoads: 1)
-        let feed = Feed(models: Array((0..<100).map { $0 * 10 }), fetcher: fetcher)
-        let proxy = FeedProxy(feed: feed)
-        let tableView = Fixtures.makeFeedTable(proxy)
-        tableView.layoutIfNeeded()
+        let (_, fetcher, feed, proxy, tableView) = showFeed(Array((0..<100).map { $0 * 10 }), maxConcurrentLoads: 1)
         #expect(feed.prefetchedIdentifiers == Set((20..<30).map { $0 * 10 }))
         #expect(fetcher.withScheduler { $0.interestCount(in: 250) } == 1)
 
@@ -85,12 +89,7 @@ struct ExampleFeedDataSourceTests {
         // Given a feed in a table after its first layout: rows 20–29 prefetched,
         // their loads waiting behind the visible rows' (two at a time)
         var random = SeededRandom(seed: 11)
-        let loader = OutOfOrderLoader()
-        let fetcher = Fixtures.makeFetcher(loader, maxConcurrentLoads: 2)
-        let feed = Feed(models: Array(0..<100), fetcher: fetcher)
-        let proxy = FeedProxy(feed: feed)
-        let tableView = Fixtures.makeFeedTable(proxy)
-        tableView.layoutIfNeeded()
+        let (loader, fetcher, feed, proxy, tableView) = showFeed(Array(0..<100), maxConcurrentLoads: 2)
         #expect(fetcher.withScheduler { $0.interestCount(in: 25) } == 1)
 
         // When item 25 is deleted
@@ -144,12 +143,7 @@ struct ExampleFeedDataSourceTests {
     @Test func cancellingAllRequestsWithdrawsThePrefetchesAndTheCellsRequests() {
         // Given a feed in a table after its first layout: the visible rows waiting
         // for their loads, rows 20–29 prefetched, and someone else waiting for item 25
-        let loader = OutOfOrderLoader()
-        let fetcher = Fixtures.makeFetcher(loader, maxConcurrentLoads: 2)
-        let feed = Feed(models: Array(0..<100), fetcher: fetcher)
-        let proxy = FeedProxy(feed: feed)
-        let tableView = Fixtures.makeFeedTable(proxy)
-        tableView.layoutIfNeeded()
+        let (_, fetcher, feed, proxy, tableView) = showFeed(Array(0..<100), maxConcurrentLoads: 2)
         let other = fetcher.fetchAsync(25) { _ in }  // someone else's display request
         let visibleRows = tableView.indexPathsForVisibleRows.map(\.item)
         #expect(!visibleRows.isEmpty)
@@ -190,12 +184,7 @@ struct ExampleFeedDataSourceTests {
     func runFeed(seed: UInt64, frames: Int, batchEvery: Int?) async {
         // Given a 1,500-item feed over a loader the test resolves out of order
         var random = SeededRandom(seed: seed)
-        let loader = OutOfOrderLoader()
-        let fetcher = Fixtures.makeFetcher(loader)
-        let feed = Feed(models: Array(0..<1_500), fetcher: fetcher)
-        let proxy = FeedProxy(feed: feed)
-        let tableView = Fixtures.makeFeedTable(proxy)
-        tableView.layoutIfNeeded()
+        let (loader, fetcher, feed, proxy, tableView) = showFeed(Array(0..<1_500))
         var scroller = RandomScroller(maxOffset: tableView.contentSize.height - tableView.bounds.height)
         var nextID = 1_000_000
         var failures: [String] = []

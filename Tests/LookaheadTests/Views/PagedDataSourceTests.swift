@@ -20,6 +20,20 @@ struct PagedDataSourceTests {
         return (tableView, dataSource)
     }
 
+    /// Starts the pager and lands its first page (`initialLoadSize` items of
+    /// `server`, asked through `gate`), then lays the table out.
+    func landFirstPage(
+        in tableView: TableView, _ dataSource: PagedDataSource<Row>, from server: FakePageServer,
+        through gate: LoadGate<PageRequest, Page<Row>>, initialLoadSize: Int = 60
+    ) async {
+        dataSource.pager.start()
+        await gate.waitForStarts(1)
+        let initial = PageRequest.offset(0, limit: initialLoadSize, direction: .initial)
+        gate.succeed(initial, with: server.page(for: initial))
+        await dataSource.settle()
+        tableView.layoutIfNeeded()
+    }
+
     // MARK: Placeholders
 
     @Test func scrollingToTheEndThroughPlaceholdersShowsEveryItemOnceInOrder() async {
@@ -74,12 +88,7 @@ struct PagedDataSourceTests {
         let (tableView, dataSource) = makeTable(configuration: PagingConfiguration(pageSize: 20)) {
             try await gate.load($0)
         }
-        dataSource.pager.start()
-        await gate.waitForStarts(1)
-        let initial = PageRequest.offset(0, limit: 60, direction: .initial)
-        gate.succeed(initial, with: server.page(for: initial))
-        await dataSource.settle()
-        tableView.layoutIfNeeded()
+        await landFirstPage(in: tableView, dataSource, from: server, through: gate)
 
         // When the table shows rows 60–79, not loaded yet
         tableView.step(to: Point(x: 0, y: 60 * 44), at: Self.frame)
@@ -168,12 +177,7 @@ struct PagedDataSourceTests {
         let (tableView, dataSource) = makeTable(configuration: PagingConfiguration(pageSize: 20)) {
             try await gate.load($0)
         }
-        dataSource.pager.start()
-        await gate.waitForStarts(1)
-        let initial = PageRequest.offset(0, limit: 60, direction: .initial)
-        gate.succeed(initial, with: server.page(for: initial))
-        await dataSource.settle()
-        tableView.layoutIfNeeded()
+        await landFirstPage(in: tableView, dataSource, from: server, through: gate)
 
         // When the table shows rows 60–79 and their page fails for good
         tableView.step(to: Point(x: 0, y: 60 * 44), at: Self.frame)
@@ -207,12 +211,7 @@ struct PagedDataSourceTests {
         let gate = LoadGate<PageRequest, Page<Row>>()
         let configuration = PagingConfiguration(pageSize: 20, initialLoadSize: 20, prefetchDistance: 5)
         let (tableView, dataSource) = makeTable(configuration: configuration) { try await gate.load($0) }
-        dataSource.pager.start()
-        await gate.waitForStarts(1)
-        let initial = PageRequest.offset(0, limit: 20, direction: .initial)
-        gate.succeed(initial, with: server.page(for: initial))
-        await dataSource.settle()
-        tableView.layoutIfNeeded()
+        await landFirstPage(in: tableView, dataSource, from: server, through: gate, initialLoadSize: 20)
 
         // When the table reaches its bottom and the next page fails
         tableView.step(to: Point(x: 0, y: 20 * 44), at: Self.frame)
@@ -249,12 +248,7 @@ struct PagedDataSourceTests {
         let (tableView, dataSource) = makeTable(configuration: PagingConfiguration(pageSize: 20), clock: clock) {
             try await gate.load($0)
         }
-        dataSource.pager.start()
-        await gate.waitForStarts(1)
-        let initial = PageRequest.offset(0, limit: 60, direction: .initial)
-        gate.succeed(initial, with: server.page(for: initial))
-        await dataSource.settle()
-        tableView.layoutIfNeeded()
+        await landFirstPage(in: tableView, dataSource, from: server, through: gate)
         tableView.step(to: Point(x: 0, y: 60 * 44), at: Self.frame)
         await gate.waitForStarts(2)
         let append = PageRequest.offset(60, limit: 20)
