@@ -69,7 +69,7 @@ public struct NestedPrefetchPlanner: Sendable {
     }
 
     /// The feed.
-    public let layout: CarouselFeedLayout
+    public internal(set) var layout: CarouselFeedLayout
     /// Items beyond a carousel's visible span asked for when its row is about to appear.
     public var initialPrefetchItemCount: Int
 
@@ -84,7 +84,7 @@ public struct NestedPrefetchPlanner: Sendable {
     /// Each row's carousel offset (0 if never reported).
     var offsets: [Double]
     /// The rows on screen as of the last frame.
-    public private(set) var visibleRows: Range<Int> = 0..<0
+    public internal(set) var visibleRows: Range<Int> = 0..<0
     /// What is asked for, by row, ascending rows.
     var wants: [RowWant] = []
     /// The next frame's wants, in the order they are asked for; kept to reuse its storage.
@@ -210,8 +210,7 @@ public struct NestedPrefetchPlanner: Sendable {
         }
         // Rows coming: nearest first in the direction of travel.
         comingRows.removeAll(keepingCapacity: true)
-        for path in rows.prefetched { comingRows.append(path.item) }
-        comingRows.sort()
+        for path in rows.prefetchedPaths { comingRows.append(path.item) }
         if rows.direction == .backward { comingRows.reverse() }
         for row in comingRows {
             let span = visibleSpan(ofRow: row)
