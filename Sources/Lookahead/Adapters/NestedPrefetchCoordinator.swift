@@ -288,11 +288,7 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
     /// Moves each prefetch and display request to its item's new path;
     /// withdraws those whose item is gone.
     private func remap(_ newPath: (NestedItemPath) -> NestedItemPath?) {
-        var moved: [NestedItemPath: Key] = [:]
-        var withdrawn: [Key] = []
-        for (path, key) in prefetchedKeys {
-            if let new = newPath(path) { moved[new] = key } else { withdrawn.append(key) }
-        }
+        let (moved, withdrawn) = prefetchedKeys.remappingKeys(newPath)
         prefetchedKeys = moved
         for key in withdrawn { fetcher.cancelFetch(key) }
         displayRequests.remap(newPath)
