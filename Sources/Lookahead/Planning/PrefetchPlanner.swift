@@ -12,9 +12,10 @@
 /// No clock, no I/O: the headless views, the simulator and an app's own
 /// `UICollectionView` glue all drive this same type.
 ///
-/// - Complexity: each update costs O(log n + window) for n items: the layout
-///   answers "what is visible" by binary search, and the sets it diffs hold
-///   only the window.
+/// - Complexity: each update costs O(log n + window · log window) for n
+///   items: the layout answers "what is visible" by binary search, and what
+///   it diffs — the window, and the items asked for, kept sorted — holds only
+///   the window (a frame's few new items are inserted in place).
 public struct PrefetchPlanner: Sendable {
     /// The layout the index paths refer to.
     public private(set) var layout: any CollectionLayout
