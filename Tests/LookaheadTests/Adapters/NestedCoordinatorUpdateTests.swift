@@ -63,6 +63,33 @@ struct NestedCoordinatorUpdateTests {
         fixture.expectKeysFollowTheirItems("the next frame")
     }
 
+    @Test("a moved row keeps its carousel's offset, its link and its prefetches' keys")
+    func movedRowKeepsItsCarousel() {
+        // Given row 1's carousel swiped to 260, prefetching ahead along its axis
+        let fixture = NestedFeedFixture()
+        fixture.scrollFeed(to: 0)
+        fixture.swipe(row: 1, to: 100)
+        fixture.swipe(row: 1, to: 260)
+        let coordinator = fixture.coordinator!
+        let link = fixture.rowCell(1).link
+        let keys = coordinator.prefetchedKeysByPath.filter { $0.key.row == 1 }
+        #expect(keys.count >= 5)
+        // When it moves to row 3
+        fixture.moveRow(1, to: 3)
+        // Then its link, its offset and its prefetches' keys went with it
+        #expect(link?.row == 3)
+        #expect(coordinator.planner.offset(ofRow: 3) == 260)
+        #expect(coordinator.planner.offset(ofRow: 1) == 0)
+        for (path, key) in keys {
+            #expect(coordinator.prefetchedKeysByPath[NestedItemPath(row: 3, item: path.item)] == key)
+        }
+        fixture.expectKeysFollowTheirItems("after the move")
+        // And the next swipe of row 3 plans along its axis from there
+        fixture.swipe(row: 3, to: 400)
+        fixture.expectKeysFollowTheirItems("after the next swipe")
+        #expect(coordinator.prefetchedKeysByPath[NestedItemPath(row: 3, item: 14)] == NestedFeedFixture.key(1, 14))
+    }
+
     @Test("a display request moved by a batch update is forgotten when its data lands")
     func movedDisplayRequestIsForgottenWhenItCompletes() async {
         // Given the visible cells waiting for their data
@@ -109,25 +136,34 @@ struct NestedCoordinatorUpdateTests {
                 let x = fixture.rowCell(row).collectionView.contentOffset.x + Double(random.next(below: 801) - 300)
                 fixture.swipe(row: row, to: min(maxX, max(0, x)))
             case 6...7:
-                // Rows deleted and inserted around the screen
+                // Rows deleted and inserted, or one moved, around the screen
                 let rows = fixture.data.rows.count
                 let low = max(0, (visibleRows.first ?? 0) - 4)
                 let high = min(rows, (visibleRows.last ?? 0) + 6)
                 guard low < high, rows > 20 else { break }
+                batches += 1
+                if random.next(below: 3) == 0 {
+                    let from = low + random.next(below: high - low)
+                    fixture.moveRow(from, to: low + random.next(below: high - low))
+                    break
+                }
                 let deletes = Set((0..<random.next(below: 3)).map { _ in low + random.next(below: high - low) })
                 let inserts = Set((0..<random.next(below: 3)).map { _ in low + random.next(below: high - low) })
                 fixture.updateRows(deleting: deletes.sorted(), inserting: inserts.sorted())
-                batches += 1
             default:
                 // Items deleted and inserted in a visible carousel
                 guard let row = visibleRows.randomElement(using: &random) else { break }
                 let count = fixture.data.rows[row].count
                 guard count > 8 else { break }
+                batches += 1
+                if random.next(below: 3) == 0 {
+                    fixture.moveItem(inRow: row, random.next(below: count), to: random.next(below: count))
+                    break
+                }
                 let deletes = Set((0..<random.next(below: 3)).map { _ in random.next(below: count) })
                 let newCount = count - deletes.count
                 let inserts = Set((0..<random.next(below: 3)).map { _ in random.next(below: newCount + 1) })
                 fixture.updateItems(inRow: row, deleting: deletes.sorted(), inserting: inserts.sorted())
-                batches += 1
             }
             fixture.expectKeysFollowTheirItems(here)
             // Some loads land, in random order
@@ -194,6 +230,38 @@ extension NestedFeedFixture {
         cell.collectionView.performBatchUpdates {
             cell.collectionView.deleteItems(at: deletes.map { ItemPath(item: $0, section: 0) })
             cell.collectionView.insertItems(at: inserted.map { ItemPath(item: $0, section: 0) })
+            cell.link?.applyUpdates(layout: data.layout) { mapping.newPath(for: ItemPath(item: $0, section: 0))?.item }
+        }
+    }
+
+    /// Moves the row at `from` (before) to `to` (after).
+    func moveRow(_ from: Int, to: Int) {
+        data.rows.insert(data.rows.remove(at: from), at: to)
+        let move = BatchUpdateMapping.Move(from: ItemPath(item: from, section: 0), to: ItemPath(item: to, section: 0))
+        guard
+            let mapping = try? BatchUpdateMapping(
+                oldCounts: [data.rows.count], newCounts: [data.rows.count], deletes: [], inserts: [], moves: [move])
+        else { preconditionFailure("the test's move is valid") }
+        feed.performBatchUpdates {
+            feed.moveItem(at: move.from, to: move.to)
+            coordinator?.applyUpdates(layout: data.layout) {
+                mapping.newPath(for: ItemPath(item: $0, section: 0))?.item
+            }
+        }
+    }
+
+    /// Moves the item at `from` (before) of row `row`, which must be on screen, to `to` (after).
+    func moveItem(inRow row: Int, _ from: Int, to: Int) {
+        let cell = rowCell(row)
+        data.rows[row].insert(data.rows[row].remove(at: from), at: to)
+        let move = BatchUpdateMapping.Move(from: ItemPath(item: from, section: 0), to: ItemPath(item: to, section: 0))
+        let count = data.rows[row].count
+        guard
+            let mapping = try? BatchUpdateMapping(
+                oldCounts: [count], newCounts: [count], deletes: [], inserts: [], moves: [move])
+        else { preconditionFailure("the test's move is valid") }
+        cell.collectionView.performBatchUpdates {
+            cell.collectionView.moveItem(at: move.from, to: move.to)
             cell.link?.applyUpdates(layout: data.layout) { mapping.newPath(for: ItemPath(item: $0, section: 0))?.item }
         }
     }
