@@ -32,6 +32,17 @@
                 contentOffset: Point(scrollView.contentOffset), viewportSize: Size(scrollView.bounds.size), at: time)
         }
 
+        /// Rows were inserted, deleted or moved in the feed: call it inside
+        /// the outer collection view's `performBatchUpdates(_:completion:)`
+        /// updates block, after changing the data, before UIKit asks for new
+        /// cells. See ``NestedPrefetchCoordinator/applyUpdates(layout:newRow:)``.
+        ///
+        /// - Parameter newIndexPath: the index path after the update of the
+        ///   row at an index path before it, or `nil` if it was deleted.
+        public func applyUpdates(layout: CarouselFeedLayout, newIndexPath: (IndexPath) -> IndexPath?) {
+            applyUpdates(layout: layout) { row in newIndexPath(IndexPath(item: row, section: 0))?.item }
+        }
+
         /// Starts a display request for a plain cell of the feed (item 0 of
         /// its row); see ``NestedPrefetchCoordinator/requestDisplay(at:completion:)``.
         @discardableResult
@@ -64,6 +75,17 @@
             at indexPath: IndexPath, completion: @escaping @MainActor @Sendable (Result<Value, any Error>) -> Void
         ) -> FetchRequest? {
             requestDisplay(atItem: indexPath.item, completion: completion)
+        }
+
+        /// Items were inserted, deleted or moved in the inner collection
+        /// view: call it inside its `performBatchUpdates(_:completion:)`
+        /// updates block, after changing the data. See
+        /// ``NestedCollectionLink/applyUpdates(layout:newItem:)``.
+        ///
+        /// - Parameter newIndexPath: the index path after the update of the
+        ///   item at an index path before it, or `nil` if it was deleted.
+        public func applyUpdates(layout: CarouselFeedLayout, newIndexPath: (IndexPath) -> IndexPath?) {
+            applyUpdates(layout: layout) { item in newIndexPath(IndexPath(item: item, section: 0))?.item }
         }
 
         /// An inner cell left the screen: call it from the inner

@@ -5,11 +5,14 @@
 /// The display requests of visible cells, one per path.
 ///
 /// A new request for a path replaces (and cancels) the one before it; a
-/// request forgets itself when its completion runs, unless a newer one took
-/// its place — the serial tells them apart.
+/// request forgets itself when its completion runs, wherever a batch update
+/// moved it, unless a newer one took its place — the serial tells them apart.
 @MainActor
 final class DisplayRequestTable<Path: Hashable & Sendable> {
     private var requests: [Path: (serial: Int, request: FetchRequest)] = [:]
+    /// The path of each waiting request, by serial: its completion captured
+    /// the path it was made at, which a batch update may since have moved.
+    private var pathOfSerial: [Int: Path] = [:]
     private var nextSerial = 0
 
     /// Starts a display request of `key` (none if `nil`) on `fetcher` for
@@ -23,10 +26,13 @@ final class DisplayRequestTable<Path: Hashable & Sendable> {
         let serial = replace(at: path)
         guard let key else { return nil }
         let request = fetcher.fetchOnMainActor(key, priority: priority) { [weak self] result in
-            self?.ended(at: path, serial: serial)
+            self?.ended(serial: serial)
             completion(result)
         }
-        if request.isPending { requests[path] = (serial, request) }
+        if request.isPending {
+            requests[path] = (serial, request)
+            pathOfSerial[serial] = path
+        }
         return request
     }
 
@@ -38,13 +44,16 @@ final class DisplayRequestTable<Path: Hashable & Sendable> {
     }
 
     /// The request made with `serial` completed: forgotten, unless a newer one replaced it.
-    private func ended(at path: Path, serial: Int) {
+    private func ended(serial: Int) {
+        guard let path = pathOfSerial.removeValue(forKey: serial) else { return }
         if requests[path]?.serial == serial { requests[path] = nil }
     }
 
     /// Withdraws the request at `path`: its completion gets `CancellationError`.
     func cancel(at path: Path) {
-        requests.removeValue(forKey: path)?.request.cancel()
+        guard let entry = requests.removeValue(forKey: path) else { return }
+        pathOfSerial[entry.serial] = nil
+        entry.request.cancel()
     }
 
     /// Withdraws the requests whose paths `isWithdrawn` names.
@@ -54,17 +63,27 @@ final class DisplayRequestTable<Path: Hashable & Sendable> {
 
     /// Withdraws every request.
     func cancelAll() {
-        for (_, entry) in requests { entry.request.cancel() }
+        let withdrawn = requests.values
         requests.removeAll()
+        pathOfSerial.removeAll()
+        for entry in withdrawn { entry.request.cancel() }
     }
 
     /// Moves each request to its item's new path; withdraws those whose item is gone (`nil`).
     func remap(_ newPath: (Path) -> Path?) {
         var moved: [Path: (serial: Int, request: FetchRequest)] = [:]
+        var withdrawn: [FetchRequest] = []
+        pathOfSerial.removeAll(keepingCapacity: true)
         for (path, entry) in requests {
-            if let new = newPath(path) { moved[new] = entry } else { entry.request.cancel() }
+            if let new = newPath(path) {
+                moved[new] = entry
+                pathOfSerial[entry.serial] = new
+            } else {
+                withdrawn.append(entry.request)
+            }
         }
         requests = moved
+        for request in withdrawn { request.cancel() }
     }
 
     /// Sets each waiting request's priority to what `priority` says for its path.

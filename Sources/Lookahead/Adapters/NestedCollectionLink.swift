@@ -34,6 +34,26 @@ public final class NestedCollectionLink<Key: Hashable & Sendable, Value: Sendabl
         tracker.reset()
     }
 
+    /// Follows its row through a batch update of the feed: the row's
+    /// carousel keeps its offset and its measured motion; `nil` for a deleted row.
+    func move(toRow row: Int?) {
+        self.row = row
+        if row == nil { tracker.reset() }
+    }
+
+    /// Items were inserted, deleted or moved in the inner collection (its
+    /// `performBatchUpdates`): see
+    /// ``NestedPrefetchCoordinator/applyUpdates(inRow:layout:newItem:)``.
+    /// A link showing no row does nothing.
+    ///
+    /// - Parameters:
+    ///   - layout: the feed after the update.
+    ///   - newItem: the index after the update of the item at an index before it, or `nil` if it was deleted.
+    public func applyUpdates(layout: CarouselFeedLayout, newItem: (Int) -> Int?) {
+        guard let row, let coordinator else { return }
+        coordinator.applyUpdates(inRow: row, layout: layout, newItem: newItem)
+    }
+
     /// The inner collection scrolled: its offset is planned at once, with the
     /// feed where it is. Call it from the inner view's `scrollViewDidScroll`.
     ///

@@ -49,6 +49,8 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
     /// The key each outstanding prefetch was made for.
     private(set) var prefetchedKeys: [NestedItemPath: Key] = [:]
     private let displayRequests = DisplayRequestTable<NestedItemPath>()
+    /// The links handed out, weakly: a batch update moves them with their rows.
+    private var links: [ObjectIdentifier: WeakLink<Key, Value>] = [:]
     private var loadObservation: FetchObservation?
 
     /// Creates a coordinator.
@@ -138,6 +140,7 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
                 + "(\(planner.layout.rows.count) rows)")
         let link = link ?? NestedCollectionLink(coordinator: self)
         precondition(link.coordinator === self, "NestedPrefetchCoordinator: the link belongs to another coordinator")
+        links[ObjectIdentifier(link)] = WeakLink(link: link)
         if let old = link.row, old != row { endDisplaying(row: old) }
         link.show(row: row, offset: min(max(0, planner.offset(ofRow: row)), planner.layout.maxOffset(ofRow: row)))
         return link
@@ -213,6 +216,84 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
         waitingScrolls = []
     }
 
+    /// Rows were inserted, deleted or moved in the feed: prefetches, display
+    /// requests, inner collections' links and carousels' offsets follow their
+    /// rows to their new indices; those of deleted rows (`newRow` returns
+    /// `nil`) are withdrawn, and their links show no row. Call it after the
+    /// outer collection's `performBatchUpdates`, or applying a snapshot.
+    ///
+    /// - Parameters:
+    ///   - layout: the feed after the update.
+    ///   - newRow: the index after the update of the row at an index before it, or `nil` if it was deleted.
+    /// - Precondition: `newRow` answers with rows of `layout`.
+    /// - Complexity: O(prefetches + display requests + links) calls to `newRow`.
+    public func applyUpdates(layout: CarouselFeedLayout, newRow: (Int) -> Int?) {
+        func checked(_ row: Int) -> Int? {
+            guard let new = newRow(row) else { return nil }
+            precondition(
+                layout.rows.indices.contains(new),
+                "NestedPrefetchCoordinator.applyUpdates(layout:newRow:): row \(row) moves to \(new), "
+                    + "out of range (\(layout.rows.count) rows)")
+            return new
+        }
+        remap { path in checked(path.row).map { NestedItemPath(row: $0, item: path.item) } }
+        for (id, entry) in links {
+            guard let link = entry.link else {
+                links[id] = nil
+                continue
+            }
+            if let row = link.row { link.move(toRow: checked(row)) }
+        }
+        waitingScrolls = waitingScrolls.compactMap { scroll in
+            checked(scroll.row).map {
+                NestedPrefetchPlanner.CarouselScroll(row: $0, offset: scroll.offset, velocity: scroll.velocity)
+            }
+        }
+        planner.applyUpdates(layout: layout, newRow: checked)
+    }
+
+    /// Items were inserted, deleted or moved in row `row`'s carousel:
+    /// prefetches and display requests follow their items to their new
+    /// indices; those of deleted items (`newItem` returns `nil`) are
+    /// withdrawn. Call it after the inner collection's `performBatchUpdates`
+    /// (or through its link, ``NestedCollectionLink/applyUpdates(layout:newItem:)``).
+    ///
+    /// - Parameters:
+    ///   - row: the row whose carousel changed.
+    ///   - layout: the feed after the update.
+    ///   - newItem: the index after the update of the item at an index before it, or `nil` if it was deleted.
+    /// - Precondition: `row` is a row of both layouts, and `newItem` answers with items of that row in `layout`.
+    /// - Complexity: O(prefetches + display requests) for the row's, calls to `newItem`.
+    public func applyUpdates(inRow row: Int, layout: CarouselFeedLayout, newItem: (Int) -> Int?) {
+        precondition(
+            planner.layout.rows.indices.contains(row) && layout.rows.indices.contains(row),
+            "NestedPrefetchCoordinator.applyUpdates(inRow:layout:newItem:): row \(row) is out of range "
+                + "(\(planner.layout.rows.count) rows before, \(layout.rows.count) after)")
+        let count = layout.itemCount(inRow: row)
+        func checked(_ item: Int) -> Int? {
+            guard let new = newItem(item) else { return nil }
+            precondition(
+                (0..<count).contains(new),
+                "NestedPrefetchCoordinator.applyUpdates(inRow:layout:newItem:): item \(item) of row \(row) moves "
+                    + "to \(new), out of range (\(count) items)")
+            return new
+        }
+        remap { path in
+            guard path.row == row else { return path }
+            return checked(path.item).map { NestedItemPath(row: row, item: $0) }
+        }
+        planner.applyUpdates(inRow: row, layout: layout, newItem: checked)
+    }
+
+    /// Moves each prefetch and display request to its item's new path;
+    /// withdraws those whose item is gone.
+    private func remap(_ newPath: (NestedItemPath) -> NestedItemPath?) {
+        let (moved, withdrawn) = prefetchedKeys.remappingKeys(newPath)
+        prefetchedKeys = moved
+        for key in withdrawn { fetcher.cancelFetch(key) }
+        displayRequests.remap(newPath)
+    }
+
     // MARK: - Planning
 
     private func plan(_ frame: ScrollFrame, scrolls: [NestedPrefetchPlanner.CarouselScroll]) {
@@ -242,4 +323,9 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
             fetcher.cancelFetch(key)
         }
     }
+}
+
+/// A link held weakly: the coordinator does not keep its inner collections' links alive.
+private struct WeakLink<Key: Hashable & Sendable, Value: Sendable> {
+    weak var link: NestedCollectionLink<Key, Value>?
 }

@@ -243,11 +243,7 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     ///
     /// - Complexity: O(window + display requests).
     public func applyUpdates(newPath: (ItemPath) -> ItemPath?) {
-        var moved: [ItemPath: Key] = [:]
-        var withdrawn: [Key] = []
-        for (path, key) in prefetchedKeys {
-            if let new = newPath(path) { moved[new] = key } else { withdrawn.append(key) }
-        }
+        let (moved, withdrawn) = prefetchedKeys.remappingKeys(newPath)
         prefetchedKeys = moved
         for key in withdrawn { fetcher.cancelFetch(key) }
         displayRequests.remap(newPath)

@@ -92,6 +92,9 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
     /// Whether the last frame was a fling coasting under UIScrollView's
     /// deceleration, the only motion whose landing the physics predicts.
     var isCoasting = false
+    /// Storage kept between frames, so that a frame allocates no arrays of
+    /// its own: the candidates, the window returned, and the next `held`.
+    var scratch = Scratch()
 
     /// Creates the policy.
     ///
@@ -242,7 +245,7 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
         let visibleItems = Self.ascending(context.visibleItems)
         let horizon = predictor.horizon(queuedLoadsPerSlot: context.loadQueue.queuedLoadsPerSlot)
 
-        var wanted: [(time: Double, distance: Double, path: ItemPath)] = []
+        var wanted = Scratch.take(&scratch.wanted)
         let isResting = speed < restingSpeed
         let forward = context.direction == .forward
 
@@ -305,7 +308,10 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
             wanted.append((appears, distance, path))
         }
         wanted.sort { ($0.time, $0.distance, $0.path) < ($1.time, $1.distance, $1.path) }
-        var window = landing + wanted.map(\.path)
+        var window = Scratch.take(&scratch.window)
+        window.append(contentsOf: landing)
+        for candidate in wanted { window.append(candidate.path) }
+        scratch.wanted = wanted
 
         // Hysteresis: keep what was asked for while it stays within a wider
         // reach on either side, so a wobble does not cancel and restart it;
@@ -314,7 +320,8 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
         let keepBehind = speed >= flingSpeed ? max(behind, screen / 2) : keepAhead
         let keepTop = visible.minY - (forward ? keepBehind : keepAhead)
         let keepBottom = visible.maxY + (forward ? keepAhead : keepBehind)
-        var chosen = window
+        var chosen = Scratch.take(&scratch.held)
+        chosen.append(contentsOf: window)
         chosen.sort()
         let chosenCount = chosen.count
         for path in held
@@ -342,7 +349,9 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
         }
         // Two ascending runs: the sort merges them.
         chosen.sort()
+        scratch.held = held
         held = chosen
+        scratch.window = window
         return window
     }
 
@@ -364,5 +373,23 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
             paths[paths.index(paths.startIndex, offsetBy: $0)] >= path
         }
         return index < paths.count && paths[paths.index(paths.startIndex, offsetBy: index)] == path
+    }
+}
+
+extension AdaptivePrefetchPolicy {
+    /// Arrays a frame fills and the next one empties, their capacity kept.
+    struct Scratch: Sendable {
+        var wanted: [(time: Double, distance: Double, path: ItemPath)] = []
+        var window: [ItemPath] = []
+        var held: [ItemPath] = []
+
+        /// `stored`, emptied with its capacity kept; `stored` is left empty,
+        /// so that the caller holds the storage's only reference.
+        static func take<Element>(_ stored: inout [Element]) -> [Element] {
+            var array: [Element] = []
+            swap(&array, &stored)
+            array.removeAll(keepingCapacity: true)
+            return array
+        }
     }
 }

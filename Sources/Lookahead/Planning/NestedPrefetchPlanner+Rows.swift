@@ -60,8 +60,9 @@ extension NestedPrefetchPlanner {
             if skipsRest, NestedPrefetchPlanner.rests(frame, after: lastFrame) { return items }
             lastFrame = frame
             _ = planner.update(frame, loadQueue: loadQueue)
-            items = planner.prefetched.map(\.item)
-            items.sort()
+            // One section: the planner's ascending paths are ascending items.
+            items.removeAll(keepingCapacity: true)
+            for path in planner.prefetchedPaths { items.append(path.item) }
             return items
         }
     }

@@ -69,7 +69,7 @@ public struct NestedPrefetchPlanner: Sendable {
     }
 
     /// The feed.
-    public let layout: CarouselFeedLayout
+    public internal(set) var layout: CarouselFeedLayout
     /// Items beyond a carousel's visible span asked for when its row is about to appear.
     public var initialPrefetchItemCount: Int
 
@@ -84,7 +84,7 @@ public struct NestedPrefetchPlanner: Sendable {
     /// Each row's carousel offset (0 if never reported).
     var offsets: [Double]
     /// The rows on screen as of the last frame.
-    public private(set) var visibleRows: Range<Int> = 0..<0
+    public internal(set) var visibleRows: Range<Int> = 0..<0
     /// What is asked for, by row, ascending rows.
     var wants: [RowWant] = []
     /// The next frame's wants, in the order they are asked for; kept to reuse its storage.
@@ -190,32 +190,33 @@ public struct NestedPrefetchPlanner: Sendable {
         // Wanted items are never visible and never repeated: the visible rows
         // want what lies beyond their spans, the coming rows are off screen.
         nextWants.removeAll(keepingCapacity: true)
+        // Locals: a call on `self` inside a mutation of `self` copies the whole planner.
+        let feed = layout
+        let extra = initialPrefetchItemCount
         for row in onScreen {
-            if carousels.keys.contains(row) {
+            if let index = carousels.index(forKey: row) {
                 let scroll = scrolls.first { $0.row == row }
                 let carouselFrame = ScrollFrame(
                     visibleRect: Rect(
                         origin: Point(x: 0, y: offsets[row]),
                         size: Size(width: layout.rows[row].height, height: layout.width)),
                     velocity: scroll?.velocity ?? 0, time: frame.time)
-                // Updated in place: a copy would copy the planner's sets every frame.
-                let items = carousels[row]!.plan(carouselFrame, loadQueue: loadQueue, skipsRest: skipsRest)
+                // Updated in place: a copy would copy the planner's arrays every frame.
+                let items = carousels.values[index].plan(carouselFrame, loadQueue: loadQueue, skipsRest: skipsRest)
                 nextWants.append(RowWant(row: row, items: items))
             } else {
-                // Computed before the append: inside its access to `self`, a call on `self` copies the planner.
-                let span = visibleSpan(ofRow: row)
-                let end = extraEnd(after: span, inRow: row)
+                let span = feed.items(inRow: row, atOffset: offsets[row])
+                let end = Self.extraEnd(after: span, itemCount: feed.itemCount(inRow: row), extra: extra)
                 nextWants.append(RowWant(row: row, range: span.upperBound..<end))
             }
         }
         // Rows coming: nearest first in the direction of travel.
         comingRows.removeAll(keepingCapacity: true)
-        for path in rows.prefetched { comingRows.append(path.item) }
-        comingRows.sort()
+        for path in rows.prefetchedPaths { comingRows.append(path.item) }
         if rows.direction == .backward { comingRows.reverse() }
         for row in comingRows {
-            let span = visibleSpan(ofRow: row)
-            let end = extraEnd(after: span, inRow: row)
+            let span = feed.items(inRow: row, atOffset: offsets[row])
+            let end = Self.extraEnd(after: span, itemCount: feed.itemCount(inRow: row), extra: extra)
             nextWants.append(RowWant(row: row, range: span.lowerBound..<end))
         }
         return commitWants()
@@ -231,10 +232,11 @@ public struct NestedPrefetchPlanner: Sendable {
             }
         }
         nextWants.sort { $0.row < $1.row }
+        let feed = layout
         for old in wants {
             let new = Self.want(ofRow: old.row, in: nextWants)
             // What became visible leaves without a cancel: the cell's request takes over.
-            let span = visibleRows.contains(old.row) ? visibleSpan(ofRow: old.row) : 0..<0
+            let span = visibleRows.contains(old.row) ? feed.items(inRow: old.row, atOffset: offsets[old.row]) : 0..<0
             old.forEach { item in
                 if new?.contains(item) != true, !span.contains(item) {
                     update.cancel.append(NestedItemPath(row: old.row, item: item))
@@ -245,9 +247,9 @@ public struct NestedPrefetchPlanner: Sendable {
         return update
     }
 
-    /// The end of the ``initialPrefetchItemCount`` items after `span` in row `row`.
-    func extraEnd(after span: Range<Int>, inRow row: Int) -> Int {
-        max(span.upperBound, min(layout.itemCount(inRow: row), span.upperBound + initialPrefetchItemCount))
+    /// The end of the `extra` items after `span` in a row of `itemCount` items.
+    static func extraEnd(after span: Range<Int>, itemCount: Int, extra: Int) -> Int {
+        max(span.upperBound, min(itemCount, span.upperBound + extra))
     }
 
     /// The priority a visible cell showing `path` should ask at: what the row

@@ -12,16 +12,24 @@
 /// No clock, no I/O: the headless views, the simulator and an app's own
 /// `UICollectionView` glue all drive this same type.
 ///
-/// - Complexity: each update costs O(log n + window) for n items: the layout
-///   answers "what is visible" by binary search, and the sets it diffs hold
-///   only the window.
+/// - Complexity: each update costs O(log n + window · log window) for n
+///   items: the layout answers "what is visible" by binary search, and what
+///   it diffs — the window, and the items asked for, kept sorted — holds only
+///   the window (a frame's few new items are inserted in place).
 public struct PrefetchPlanner: Sendable {
     /// The layout the index paths refer to.
     public private(set) var layout: any CollectionLayout
     /// The policy deciding the window.
     public private(set) var policy: any PrefetchPolicyProtocol
     /// Items asked for and neither displayed nor cancelled since.
-    public private(set) var prefetched: Set<ItemPath> = []
+    ///
+    /// - Complexity: O(prefetched items): built from ``prefetchedPaths`` on each call.
+    public var prefetched: Set<ItemPath> { Set(held) }
+    /// Items asked for and neither displayed nor cancelled since, ascending:
+    /// what ``prefetched`` holds, as the planner keeps it.
+    ///
+    /// - Complexity: O(1).
+    public var prefetchedPaths: [ItemPath] { held }
     /// The items intersecting the last frame's visible rect, ascending.
     public private(set) var visibleItems: [ItemPath] = []
     /// The direction of travel.
@@ -29,6 +37,12 @@ public struct PrefetchPlanner: Sendable {
     /// Whether prefetch calls are made at all (`isPrefetchingEnabled`).
     public private(set) var isEnabled: Bool
 
+    /// What is asked for, ascending, without repeats: a sorted array rather
+    /// than a set, so that a frame tests membership by binary search and
+    /// merges instead of hashing every item it holds.
+    var held: [ItemPath] = []
+    /// The window sorted, when a frame needs it; kept to reuse its storage.
+    var sortedWindow: [ItemPath] = []
     var lastFrame: ScrollFrame?
     /// What the policy saw on the last frame, for ``displayPriority(for:)``.
     var lastContext: PrefetchContext?
@@ -63,7 +77,10 @@ public struct PrefetchPlanner: Sendable {
         lastFrame = frame
         visibleItems = layout.itemPaths(in: frame.visibleRect)
         // What is on screen has been consumed: it leaves the set without a cancel.
-        for path in visibleItems { prefetched.remove(path) }
+        if !held.isEmpty, !visibleItems.isEmpty {
+            let visible = visibleItems
+            held.removeAll { Self.contains($0, inAscending: visible) }
+        }
         let isFirstLayout = needsFirstLayout
         needsFirstLayout = false
         guard isEnabled else { return Update() }
@@ -74,21 +91,46 @@ public struct PrefetchPlanner: Sendable {
         lastContext = context
         let window = policy.window(for: context, layout: layout)
         var update = Update()
-        for path in window where !prefetched.contains(path) {
+        for path in window where !Self.contains(path, inAscending: held) {
             update.prefetch.append(path)
         }
         // A distinct window holding every item asked for cancels none: the
-        // common frame, found without hashing the window again.
-        if !hasDistinctWindows || window.count - update.prefetch.count < prefetched.count {
-            let wanted = Set(window)
-            for path in prefetched where !wanted.contains(path) {
+        // common frame, found without sorting the window.
+        if !hasDistinctWindows || window.count - update.prefetch.count < held.count {
+            var wanted = sortedWindow
+            sortedWindow = []
+            wanted.removeAll(keepingCapacity: true)
+            wanted.append(contentsOf: window)
+            wanted.sort()
+            // `held` is ascending, so the cancels come out ascending.
+            for path in held where !Self.contains(path, inAscending: wanted) {
                 update.cancel.append(path)
             }
-            update.cancel.sort()
+            if !update.cancel.isEmpty { held.removeAll { !Self.contains($0, inAscending: wanted) } }
+            sortedWindow = wanted
         }
-        for path in update.cancel { prefetched.remove(path) }
-        prefetched.formUnion(update.prefetch)
+        // In place: a frame adds a few items to a window of dozens.
+        for path in update.prefetch {
+            let index = Self.partitionPoint(of: path, inAscending: held)
+            // A custom policy may repeat an item in its window.
+            if index == held.count || held[index] != path { held.insert(path, at: index) }
+        }
         return update
+    }
+
+    /// The index of the first of the ascending `paths` not below `path`.
+    ///
+    /// - Complexity: O(log n).
+    static func partitionPoint(of path: ItemPath, inAscending paths: [ItemPath]) -> Int {
+        LayoutSearch.partitionPoint(in: paths.indices) { paths[$0] >= path }
+    }
+
+    /// Whether the ascending `paths` hold `path`.
+    ///
+    /// - Complexity: O(log n).
+    static func contains(_ path: ItemPath, inAscending paths: [ItemPath]) -> Bool {
+        let index = partitionPoint(of: path, inAscending: paths)
+        return index < paths.count && paths[index] == path
     }
 
     /// The priority a cell showing `path` should ask for its data at, as of
@@ -128,8 +170,8 @@ public struct PrefetchPlanner: Sendable {
     /// Cancels everything asked for (a jump the caller handles itself, the
     /// view going away).
     public mutating func cancelAll() -> Update {
-        let cancelled = prefetched.sorted()
-        prefetched.removeAll()
+        let cancelled = held
+        held = []
         return Update(cancel: cancelled)
     }
 
@@ -154,8 +196,11 @@ public struct PrefetchPlanner: Sendable {
     /// - Complexity: O(window).
     public mutating func applyUpdates(layout: any CollectionLayout, newPath: (ItemPath) -> ItemPath?) {
         self.layout = layout
-        prefetched = Set(prefetched.compactMap(newPath))
+        held = held.compactMap(newPath)
+        held.sort()
         visibleItems = visibleItems.compactMap(newPath)
+        // A move may reorder them.
+        visibleItems.sort()
     }
 
     /// The direction of travel: the sign of the velocity, else of the offset

@@ -3,8 +3,9 @@
 /// A headless feed of carousels as an app builds one: an outer
 /// ``CollectionView`` of rows, each a ``CarouselCell`` whose inner collection
 /// shows the row's items, optionally reporting to a
-/// ``NestedPrefetchCoordinator`` (the key of item `i` of row `r` is
-/// `r * 1000 + i`).
+/// ``NestedPrefetchCoordinator``. The key of an item is its identity in
+/// ``model``: `r * 1000 + i` for item `i` of row `r` until a batch update
+/// moves it.
 @MainActor
 final class NestedFeedFixture: CollectionViewDataSource {
     /// 40 carousel rows of 30 items, 200 pt high; items 120 pt wide, 10 pt apart, on a 390 × 844 screen.
@@ -18,6 +19,10 @@ final class NestedFeedFixture: CollectionViewDataSource {
     let fetcher: AsyncFetcher<Int, String>
     let coordinator: NestedPrefetchCoordinator<Int, String>?
     let deliveries = Deliveries<String>()
+    /// The feed's data: each row's item keys, which batch updates change.
+    let data = FeedData()
+    /// Data delivered to a cell showing another item.
+    var mismatches: [String] = []
     private(set) var time = Duration.zero
 
     init(
@@ -25,12 +30,13 @@ final class NestedFeedFixture: CollectionViewDataSource {
         carouselPolicy: PrefetchPolicy = .system, maxConcurrentLoads: Int = 10_000
     ) {
         let gate = gate
+        let data = data
         fetcher = AsyncFetcher(maxConcurrentLoads: maxConcurrentLoads) { key in try await gate.load(key) }
         coordinator =
             coordinated
             ? NestedPrefetchCoordinator(
                 fetcher: fetcher, layout: Self.layout, policy: policy, carouselPolicy: carouselPolicy
-            ) { path in path.row * 1_000 + path.item } : nil
+            ) { path in data.key(at: path) } : nil
         feed.register(RowCell.self, forCellWithReuseIdentifier: "row")
         feed.dataSource = self
         feed.layoutIfNeeded()
@@ -70,7 +76,7 @@ final class NestedFeedFixture: CollectionViewDataSource {
     var prefetchedKeys: Set<Int> { Set(coordinator?.prefetchedKeysByPath.values ?? [:].values) }
 
     func collectionView(_ collectionView: CollectionView, numberOfItemsInSection section: Int) -> Int {
-        Self.layout.rows.count
+        data.rows.count
     }
 
     func collectionView(_ collectionView: CollectionView, cellForItemAt indexPath: ItemPath) -> Cell {
@@ -105,32 +111,69 @@ final class RowCell: CarouselCell, CollectionViewDataSource {
         collectionView.dataSource = self
     }
 
+    /// The row shown: the link's, which follows the row through batch updates (`nil` once deleted).
+    var shownRow: Int? { link == nil ? row : link?.row }
+
     func collectionView(_ collectionView: CollectionView, numberOfItemsInSection section: Int) -> Int {
-        NestedFeedFixture.layout.itemCount(inRow: row)
+        guard let shownRow, let data = fixture?.data, data.rows.indices.contains(shownRow) else { return 0 }
+        return data.rows[shownRow].count
     }
 
     func collectionView(_ collectionView: CollectionView, cellForItemAt indexPath: ItemPath) -> Cell {
         guard let cell = collectionView.dequeueReusableCell(withReuseIdentifier: "item", for: indexPath) as? ItemCell
         else { preconditionFailure("ItemCell is registered") }
-        cell.representedIdentifier = NestedFeedFixture.key(row, indexPath.item)
-        cell.item = indexPath.item
+        let key = shownRow.flatMap { fixture?.data.rows[$0][indexPath.item] }
+        cell.representedIdentifier = key
+        cell.key = key
+        cell.data = fixture?.data
         cell.link = link
-        if let deliveries = fixture?.deliveries {
-            cell.request = link?.requestDisplay(atItem: indexPath.item) { deliveries.record($0) }
+        if let fixture {
+            cell.request = link?.requestDisplay(atItem: indexPath.item) { [weak cell, weak fixture] result in
+                // The data must be that of the item the cell shows when it lands.
+                if case .success(let value) = result, let cell, cell.representedIdentifier != AnyHashable(Int(value)) {
+                    fixture?.mismatches.append(
+                        "\(value) delivered to the cell of \(String(describing: cell.representedIdentifier))")
+                }
+                fixture?.deliveries.record(result)
+            }
         }
         return cell
     }
 }
 
-/// An inner cell: withdraws its display request when it leaves the screen.
+/// An inner cell: withdraws its display request when it leaves the screen,
+/// at its item's index now (found by its key: batch updates move items).
 @MainActor
 final class ItemCell: Cell {
-    var item = 0
+    var key: Int?
+    weak var data: FeedData?
     var link: NestedCollectionLink<Int, String>?
     var request: FetchRequest?
 
     override func didEndDisplaying() {
         super.didEndDisplaying()
+        // A deleted item's request was withdrawn by the batch update.
+        guard let key, let row = link?.row, let data, data.rows.indices.contains(row),
+            let item = data.rows[row].firstIndex(of: key)
+        else { return }
         link?.didEndDisplayingItem(at: item)
     }
+}
+
+/// The feed's data as the app holds it: each row's item keys.
+@MainActor
+final class FeedData {
+    /// 40 rows of 30 items, item `i` of row `r` keyed `r * 1000 + i`.
+    var rows: [[Int]] = (0..<40).map { row in (0..<30).map { row * 1_000 + $0 } }
+    /// The last key given to an inserted row's items (its first item's), and to an inserted item.
+    var nextRowKey = 1_000_000
+    var nextItemKey = 10_000_000
+
+    /// The feed's layout for the data: every row a carousel of its items, as ``NestedFeedFixture/layout``.
+    var layout: CarouselFeedLayout {
+        CarouselFeedLayout(
+            width: 390, rows: rows.map { .carousel(height: 200, itemWidth: 120, itemCount: $0.count, spacing: 10) })
+    }
+
+    func key(at path: NestedItemPath) -> Int { rows[path.row][path.item] }
 }

@@ -61,9 +61,9 @@ struct PerCollectionPrefetchPlanner {
                 velocity: scroll.velocity, time: frame.time)
             _ = planner.update(carouselFrame, loadQueue: loadQueue)
             carousels[scroll.row] = planner
-            wanted += planner.prefetched.sorted().map { NestedItemPath(row: scroll.row, item: $0.item) }
+            wanted += planner.prefetchedPaths.map { NestedItemPath(row: scroll.row, item: $0.item) }
         }
-        for path in rows.prefetched.sorted() {
+        for path in rows.prefetchedPaths {
             if case .cell = feed.rows[path.item] { wanted.append(NestedItemPath(row: path.item, item: 0)) }
         }
         for row in visibleRows where !isCarousel(row) { visible.insert(NestedItemPath(row: row, item: 0)) }
