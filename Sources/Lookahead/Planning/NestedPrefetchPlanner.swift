@@ -34,22 +34,9 @@
 /// - Complexity: O(log n + window) per frame for the rows, plus the windows
 ///   of the carousels moving on screen.
 public struct NestedPrefetchPlanner: Sendable {
-    /// What one frame changes: the items to ask for, and those no longer wanted.
-    public struct Update: Hashable, Sendable {
-        /// Items to prefetch, nearest row first.
-        public var prefetch: [NestedItemPath]
-        /// Items asked for before and no longer wanted.
-        public var cancel: [NestedItemPath]
-
-        /// Creates an update.
-        public init(prefetch: [NestedItemPath] = [], cancel: [NestedItemPath] = []) {
-            self.prefetch = prefetch
-            self.cancel = cancel
-        }
-
-        /// Whether the frame changes nothing.
-        public var isEmpty: Bool { prefetch.isEmpty && cancel.isEmpty }
-    }
+    /// What one frame changes: the items to ask for (nearest row first), and
+    /// those no longer wanted.
+    public typealias Update = PrefetchUpdate<NestedItemPath>
 
     /// One carousel's horizontal scroll, reported for a frame.
     public struct CarouselScroll: Hashable, Sendable {
