@@ -55,7 +55,14 @@ import Lookahead
 /// that hedges (starts a second attempt while the first is still in flight,
 /// at most one per item, whichever lands first wins) breaks it: the hedge,
 /// attempt `k + 1` with its own latency, may land before attempt `k` would.
-/// With `allowsHedging`, premise 1 becomes: with `S` the latencies of the
+/// With `allowsHedging`, an item with no failed attempt before its first
+/// good one (attempt 0) has two options, and the relaxation picks one: the
+/// data comes from attempt 0 (ready no earlier than `latency(0) + bytes ÷
+/// bandwidth`, slot-time as in premise 3), or from a hedge, attempt 1, when
+/// it does not fail (ready no earlier than `latency(1) + bytes ÷ bandwidth`;
+/// attempt 0 started no later and holds its slot until the hedge's data is
+/// in, so the two hold slot-time of at least `2 · (latency(1) + bytes ÷
+/// bandwidth)`). For the other items, premise 1 becomes: with `S` the latencies of the
 /// failed attempts before the first good one `a`, and `M` the largest of
 /// them, the data is ready no earlier than `min(S − M + latency(a), S +
 /// latency(a + 1)) + bytes ÷ bandwidth` (the one hedge either overlaps a
@@ -147,6 +154,11 @@ struct LowerBoundProblem {
         var linkTime: Double
         /// Slot-time, shared by `C` slots (premise 3), divided by `C`.
         var slotTime: Double
+        /// With hedging, where the item's own attempts say more: the hedge's
+        /// earliest arrival (as `firstFeasible`, before it) and the slot-time
+        /// a winning hedge costs (÷ `C`); the fields above are then the load
+        /// without a winning hedge.
+        var hedged: (firstFeasible: Int, slotTime: Double)?
     }
 
     var items: [Item] = []
@@ -181,7 +193,12 @@ struct LowerBoundProblem {
             let transfer = bytesPerSecond.map { Double(network.payloadBytes(forItem: item)) / $0 } ?? 0
             var firstByte = (chain + latency) / .seconds(1)
             var slotLatency = firstByte
-            if allowsHedging {
+            var hedgedFirstByte: Double?
+            if allowsHedging, attempt == 0, !network.fails(item: item, attempt: 1) {
+                // No failed attempt: the data comes from attempt 0, or from a
+                // hedge (attempt 1) that attempt 0 ran beside until it landed.
+                hedgedFirstByte = network.latency(forItem: item, attempt: 1) / .seconds(1)
+            } else if allowsHedging {
                 // One hedge: over the longest failed attempt, or racing the good one.
                 var longestFailed = Duration.zero
                 for failed in 0..<attempt {
@@ -198,16 +215,23 @@ struct LowerBoundProblem {
                     slotLatency = min(slotLatency, hedgedSlot)
                 }
             }
-            earliestFirstByte = min(earliestFirstByte, firstByte)
+            earliestFirstByte = min(earliestFirstByte, firstByte, hedgedFirstByte ?? .infinity)
             // A nanosecond of slack: completions are rounded to the nearest one.
-            let arrival = firstByte + transfer - 1e-9
-            let firstFeasible =
-                unloadable ? frames.count : (frames.firstIndex { frameTimes[$0] >= arrival } ?? frames.count)
-            latencyBound += firstFeasible
-            items.append(
-                Item(
-                    id: item, frames: frames, firstFeasible: firstFeasible, linkTime: transfer,
-                    slotTime: (slotLatency + transfer) / slots))
+            func firstFeasible(firstByte: Double) -> Int {
+                let arrival = firstByte + transfer - 1e-9
+                return unloadable ? frames.count : (frames.firstIndex { frameTimes[$0] >= arrival } ?? frames.count)
+            }
+            var model = Item(
+                id: item, frames: frames, firstFeasible: firstFeasible(firstByte: firstByte), linkTime: transfer,
+                slotTime: (slotLatency + transfer) / slots)
+            if let hedgedFirstByte {
+                let earlier = firstFeasible(firstByte: hedgedFirstByte)
+                if earlier < model.firstFeasible {
+                    model.hedged = (earlier, 2 * (hedgedFirstByte + transfer) / slots)
+                }
+            }
+            latencyBound += min(model.firstFeasible, model.hedged?.firstFeasible ?? .max)
+            items.append(model)
         }
         linkCapacity = frameTimes.map { bytesPerSecond == nil ? .infinity : max(0, $0 - earliestFirstByte) }
         slotCapacity = frameTimes
@@ -259,23 +283,29 @@ struct LowerBoundProblem {
             for (position, item) in items.enumerated() {
                 var bestGain = 0.0
                 var bestFrame = -1
+                var bestSlotTime = item.slotTime
                 let count = item.frames.count
-                var index = item.firstFeasible
-                while index < count {
-                    let frame = item.frames[index]
-                    let gain =
-                        Double(count - index) - item.linkTime * linkSuffix[frame] - item.slotTime * slotSuffix[frame]
-                    if gain > bestGain {
-                        bestGain = gain
-                        bestFrame = frame
+                // The plain option, then the hedged one (if any) from its earlier frames.
+                for option in 0..<(item.hedged == nil ? 1 : 2) {
+                    let (firstFeasible, slotTime) = option == 0 ? (item.firstFeasible, item.slotTime) : item.hedged!
+                    var index = firstFeasible
+                    while index < count {
+                        let frame = item.frames[index]
+                        let gain =
+                            Double(count - index) - item.linkTime * linkSuffix[frame] - slotTime * slotSuffix[frame]
+                        if gain > bestGain {
+                            bestGain = gain
+                            bestFrame = frame
+                            bestSlotTime = slotTime
+                        }
+                        index += 1
                     }
-                    index += 1
                 }
                 value += bestGain
                 choice[position] = bestFrame
                 if bestFrame >= 0 {
                     linkUse[bestFrame] += item.linkTime
-                    slotUse[bestFrame] += item.slotTime
+                    slotUse[bestFrame] += bestSlotTime
                 }
             }
             history.append(choice.map { Int32($0) })

@@ -62,6 +62,9 @@ struct SimulatedLoader: StrategyLoader {
     var failures: [Int: Int] = [:]
     /// Timers, by time (ties in the order they were set).
     var timers: [(time: Duration, timer: Timer)] = []
+    /// Keys whose first attempt is hedged as it starts (the oracle's plans,
+    /// which know every attempt's latency draw).
+    var hedgesAtStart: Set<Int> = []
 
     init(scenario: SimulationScenario, strategy: SimulationStrategy, itemCount: Int) {
         network = scenario.network
@@ -152,7 +155,9 @@ struct SimulatedLoader: StrategyLoader {
             case .start(let id, let key, _):
                 let transfer = Int(id.serial)
                 loads[transfer] = (id, key, time)
-                startTransfer(transfer, key: key, at: time, attemptsAhead: scheduler.isHedge(id) ? 1 : 0)
+                let isHedge = scheduler.isHedge(id)
+                startTransfer(transfer, key: key, at: time, attemptsAhead: isHedge ? 1 : 0)
+                if !isHedge, failures[key] == nil, hedgesAtStart.contains(key) { scheduler.hedge(id) }
             case .cancel(let id, _):
                 // The request is torn down at once: the load ends now.
                 let transfer = Int(id.serial)
