@@ -25,6 +25,14 @@ import Lookahead
 /// 48 s of transfers), and the oracle fell behind the scroll for the rest of
 /// the run.
 ///
+/// With hedging, a load may carry a hedge: attempt 1, sent with attempt 0
+/// on a second slot, as the oracle's plans send it through the scheduler's
+/// hedge. The model sends one where attempt 1's data lands first, attempt 0
+/// would not reach its first byte before then (so the loser never shares the
+/// link: it holds its slot until cancelled, or frees it when it fails), and
+/// the item shows more for it; both slots are then held from the release to
+/// the hedge's landing.
+///
 /// Prefix states make a change at position `i` cost O(n − i): the local
 /// search of ``OracleSearch`` evaluates a drop, an insertion or a swap by
 /// replaying only the order's tail.
@@ -159,7 +167,10 @@ struct OracleTimeline {
     func placement(of model: Item, in state: State) -> (placement: Placement, shown: Int) {
         let alone = placement(of: model, in: state, hedged: false)!
         let shown = cellFramesShown(model.frames, readyAt: alone.end)
-        guard let hedged = placement(of: model, in: state, hedged: true) else { return (alone, shown) }
+        // Nothing lands before a transfer that starts as the link frees up.
+        guard model.hedge != nil, alone.end - model.transfer > state.linkFree + 1e-9 || !hasLink,
+            let hedged = placement(of: model, in: state, hedged: true), hedged.end < alone.end
+        else { return (alone, shown) }
         let hedgedShown = cellFramesShown(model.frames, readyAt: hedged.end)
         return hedgedShown > shown ? (hedged, hedgedShown) : (alone, shown)
     }
@@ -180,9 +191,7 @@ struct OracleTimeline {
         var release = max(state.slotEnds[slot], wanted)
         var second: Int?
         if hedged {
-            var others = state.slotEnds
-            others[slot] = .infinity
-            let other = bestSlot(in: others, wantedAt: wanted)
+            let other = bestSlot(in: state.slotEnds, wantedAt: wanted, excluding: slot)
             second = other
             release = max(release, state.slotEnds[other])
         }
@@ -206,10 +215,11 @@ struct OracleTimeline {
     /// The simulator's slots are a count, not places: any assignment of the
     /// loads to `C` slots without overlap keeps at most `C` in flight, and
     /// best fit packs more of them without delay than first-free does.
-    func bestSlot(in slotEnds: [Double], wantedAt time: Double) -> Int {
+    /// - Parameter excluded: a slot not to take (the one a hedged load's first attempt took).
+    func bestSlot(in slotEnds: [Double], wantedAt time: Double, excluding excluded: Int = -1) -> Int {
         var fitting = -1
-        var first = 0
-        for index in slotEnds.indices {
+        var first = excluded == 0 ? 1 : 0
+        for index in slotEnds.indices where index != excluded {
             if slotEnds[index] < slotEnds[first] { first = index }
             if slotEnds[index] <= time, fitting < 0 || slotEnds[index] > slotEnds[fitting] { fitting = index }
         }

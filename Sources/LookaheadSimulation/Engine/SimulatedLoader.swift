@@ -17,7 +17,9 @@ import Lookahead
 /// A hedge (``hedge(_:ifRunningLongerThan:at:)``) is a second transfer of
 /// the key on the shared link, with its own latency draw: attempt `a + 1`
 /// when the first is attempt `a`, as ``LowerBound``'s hedging premises say,
-/// so the run stays a pure function of the seed.
+/// so the run stays a pure function of the seed. The oracle's plans hedge
+/// chosen loads as they start (``hedgesAtStart``), through the same
+/// scheduler call.
 ///
 /// Calls made while the driver decides are queued and performed by
 /// ``drain(at:)``, which the simulator calls at the time of the event.
