@@ -8,14 +8,6 @@ import Testing
 /// small instances, hedging choices included.
 @Suite(.timeLimit(.minutes(1)))
 struct OracleHedgingTests {
-    func linearTrace(distance: Double, seconds: Double) -> ScrollTrace {
-        let frames = Int(seconds * 60)
-        return ScrollTrace(
-            samples: (0...frames).map { frame in
-                ScrollTrace.Sample(time: .seconds(1) / 60.0 * frame, offset: distance * Double(frame) / Double(frames))
-            })
-    }
-
     /// `rows` rows of random heights scrolled past a two-row viewport, long-tailed
     /// latencies drawn per attempt (so a hedge may land first), `slots`
     /// slots, a link that two payloads saturate, attempts failing at `failureRate`.
@@ -28,7 +20,8 @@ struct OracleHedgingTests {
             network: NetworkModel(
                 seed: seed, latency: .logNormal(median: .milliseconds(120), p99: .milliseconds(700)),
                 payload: .uniform(5_000...40_000), bandwidth: .bitsPerSecond(1_000_000), failureRate: failureRate),
-            maxConcurrentLoads: slots, trace: linearTrace(distance: heights.reduce(0, +) - 200, seconds: seconds))
+            maxConcurrentLoads: slots,
+            trace: LowerBoundBruteForceTests().linearTrace(distance: heights.reduce(0, +) - 200, seconds: seconds))
     }
 
     func timelines(_ scenario: SimulationScenario) -> (plain: OracleTimeline, hedging: OracleTimeline) {
@@ -58,26 +51,18 @@ struct OracleHedgingTests {
             best.hedged = min(best.hedged, blank)
             if hedges.isEmpty { best.plain = min(best.plain, blank) }
         }
-        func enumerate(_ order: [Int], _ rest: [Int]) {
-            if !order.isEmpty {
-                let hedgeable = order.filter { hedging.items[$0]?.hedge != nil }
-                for mask in 0..<(1 << hedgeable.count) {
-                    let hedges = Set(hedgeable.indices.filter { mask & (1 << $0) != 0 }.map { hedgeable[$0] })
-                    run(order.map { (.zero, $0) }, hedges: hedges)
-                    run(plain.releases(of: order), hedges: hedges)
-                    var allowed = hedging
-                    for item in allowed.items.indices where !hedges.contains(item) { allowed.items[item]?.hedge = nil }
-                    let (releases, sent) = allowed.hedgedReleases(of: order)
-                    run(releases, hedges: sent)
-                }
-            }
-            for (index, item) in rest.enumerated() {
-                var remaining = rest
-                remaining.remove(at: index)
-                enumerate(order + [item], remaining)
+        LowerBoundBruteForceTests().forEachOrderedSubset(of: visibility.itemsByFirstAppearance) { order in
+            let hedgeable = order.filter { hedging.items[$0]?.hedge != nil }
+            for mask in 0..<(1 << hedgeable.count) {
+                let hedges = Set(hedgeable.indices.filter { mask & (1 << $0) != 0 }.map { hedgeable[$0] })
+                run(order.map { (.zero, $0) }, hedges: hedges)
+                run(plain.releases(of: order), hedges: hedges)
+                var allowed = hedging
+                for item in allowed.items.indices where !hedges.contains(item) { allowed.items[item]?.hedge = nil }
+                let (releases, sent) = allowed.hedgedReleases(of: order)
+                run(releases, hedges: sent)
             }
         }
-        enumerate([], visibility.itemsByFirstAppearance)
         return best
     }
 
@@ -116,28 +101,13 @@ struct OracleHedgingTests {
             "seed \(seed): oracle \(oracle.blankCellFrames), best schedule \(best.hedged) (without hedges \(best.plain))"
         )
         // and no strategy goes under the bound
-        for strategy in SimulationStrategy.allCases where !strategy.loadsPages {
-            let result = Simulator(scenario: scenario).run(strategy)
-            #expect(
-                result.blankCellFrames >= bound.blankCellFrames,
-                "seed \(seed), \(strategy): \(result.blankCellFrames) < bound \(bound.blankCellFrames)")
-        }
+        LowerBoundBruteForceTests().expectNoStrategyUnder(bound, in: scenario, seed: seed)
     }
 
     @Test(arguments: [UInt64(1), 2, 3, 4, 5])
     func theModelPredictsWhatTheSimulatorShowsForHedgedOrders(seed: UInt64) {
         // Given a random list scrolled over a shared link with three slots and long-tailed latencies
-        var random = TraceRandom(seed: seed)
-        let heights = (0..<40).map { _ in Double(Int.random(in: 60...140, using: &random)) }
-        let distance = heights.reduce(0, +) - 400
-        let scenario = SimulationScenario(
-            name: "hedged", layout: .list(rowHeights: heights), viewport: Size(width: 390, height: 400),
-            network: NetworkModel(
-                seed: seed, latency: .logNormal(median: .milliseconds(80), p99: .milliseconds(600)),
-                payload: .uniform(20_000...60_000), bandwidth: .bitsPerSecond(4_000_000)),
-            maxConcurrentLoads: 3,
-            trace: ScrollTrace(
-                samples: (0...240).map { .init(time: .seconds(1) / 60.0 * $0, offset: distance * Double($0) / 240) }))
+        let scenario = OracleTimelineTests().randomList(seed: seed, p99: .milliseconds(600))
         let visibility = ScenarioVisibility(scenario: scenario)
         let model = timelines(scenario).hedging
         let search = OracleSearch(timeline: model, deadlineOrder: visibility.itemsByFirstAppearance, budget: 0)
