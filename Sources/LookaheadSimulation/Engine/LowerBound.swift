@@ -24,9 +24,19 @@ import Lookahead
 ///    start to its end, at least `latency` (+ `bytes ÷ bandwidth` when it
 ///    succeeds): the slot-time of the items ready by t adds up to at most
 ///    `C × t`.
+/// 4. **In flight.** At any instant at most `C` attempts are in flight
+///    (the scheduler's limit; hedges count against it). The attempt that
+///    delivers an item's data holds its slot for at least its latency plus
+///    its bytes over the whole link (`hold`), all within `[0, t]` when the
+///    data is ready by `t`, so it is in flight at every instant of
+///    `[t − hold, hold]`: at each frame's instant, the items whose
+///    delivering attempts must then be in flight number at most `C`. Premise
+///    3 counts slot-time over `[0, t]` and lets many short-lived choices
+///    share it; this one stops a first screen of more than `C` slow items all
+///    arriving at their earliest.
 ///
 /// Choosing for each item the visible frame from which it is shown (or never)
-/// under 1–3 is an integer program; its linear relaxation (fractional choices)
+/// under 1–4 is an integer program; its linear relaxation (fractional choices)
 /// is a linear program whose optimum bounds the blank cell-frames from below.
 /// The bound solves the program's Lagrangian dual — a multiplier per frame on
 /// each cumulative constraint 2 and 3, subgradient steps with Polyak's step
@@ -55,7 +65,14 @@ import Lookahead
 /// that hedges (starts a second attempt while the first is still in flight,
 /// at most one per item, whichever lands first wins) breaks it: the hedge,
 /// attempt `k + 1` with its own latency, may land before attempt `k` would.
-/// With `allowsHedging`, premise 1 becomes: with `S` the latencies of the
+/// With `allowsHedging`, an item with no failed attempt before its first
+/// good one (attempt 0) has two options, and the relaxation picks one: the
+/// data comes from attempt 0 (ready no earlier than `latency(0) + bytes ÷
+/// bandwidth`, slot-time as in premise 3), or from a hedge, attempt 1, when
+/// it does not fail (ready no earlier than `latency(1) + bytes ÷ bandwidth`;
+/// attempt 0 started no later and holds its slot until the hedge's data is
+/// in, so the two hold slot-time of at least `2 · (latency(1) + bytes ÷
+/// bandwidth)`). For the other items, premise 1 becomes: with `S` the latencies of the
 /// failed attempts before the first good one `a`, and `M` the largest of
 /// them, the data is ready no earlier than `min(S − M + latency(a), S +
 /// latency(a + 1)) + bytes ÷ bandwidth` (the one hedge either overlaps a
@@ -147,6 +164,15 @@ struct LowerBoundProblem {
         var linkTime: Double
         /// Slot-time, shared by `C` slots (premise 3), divided by `C`.
         var slotTime: Double
+        /// With hedging, where the item's own attempts say more: the hedge's
+        /// earliest arrival (as `firstFeasible`, before it) and the slot-time
+        /// a winning hedge costs (÷ `C`); the fields above are then the load
+        /// without a winning hedge.
+        var hedged: (firstFeasible: Int, slotTime: Double, hold: Double)?
+        /// How long the attempt that delivers the data holds its slot at
+        /// least (premise 4; the hedged option's two attempts each hold
+        /// theirs for `hedged.hold`).
+        var hold: Double
     }
 
     var items: [Item] = []
@@ -154,18 +180,24 @@ struct LowerBoundProblem {
     /// Right-hand sides per frame: link-time and slot-time available by then.
     var linkCapacity: [Double] = []
     var slotCapacity: [Double] = []
+    /// The instants of premise 4: frame times up to the longest hold.
+    var instantCount = 0
+    var frameSeconds = 0.0
+    /// The concurrency limit `C`.
+    var slotCount = 1.0
     var visibleCellFrames = 0
     var latencyBound = 0
 
     init(scenario: SimulationScenario, allowsHedging: Bool = false) {
         let visibility = ScenarioVisibility(scenario: scenario)
         visibleCellFrames = visibility.visibleCellFrames
-        let frameSeconds = visibility.frameDuration / .seconds(1)
+        frameSeconds = visibility.frameDuration / .seconds(1)
         frameTimes = (0..<visibility.frameCount).map { Double($0) * frameSeconds }
         let network = scenario.network
         var bytesPerSecond: Double?
         if case .bitsPerSecond(let bits) = network.bandwidth { bytesPerSecond = bits / 8 }
         let slots = Double(scenario.maxConcurrentLoads)
+        slotCount = slots
         var earliestFirstByte = Double.infinity
         for item in visibility.itemsByFirstAppearance {
             let frames = visibility.frames[item]!
@@ -181,7 +213,13 @@ struct LowerBoundProblem {
             let transfer = bytesPerSecond.map { Double(network.payloadBytes(forItem: item)) / $0 } ?? 0
             var firstByte = (chain + latency) / .seconds(1)
             var slotLatency = firstByte
-            if allowsHedging {
+            var holdLatency = latency / .seconds(1)
+            var hedgedFirstByte: Double?
+            if allowsHedging, attempt == 0, !network.fails(item: item, attempt: 1) {
+                // No failed attempt: the data comes from attempt 0, or from a
+                // hedge (attempt 1) that attempt 0 ran beside until it landed.
+                hedgedFirstByte = network.latency(forItem: item, attempt: 1) / .seconds(1)
+            } else if allowsHedging {
                 // One hedge: over the longest failed attempt, or racing the good one.
                 var longestFailed = Duration.zero
                 for failed in 0..<attempt {
@@ -191,6 +229,7 @@ struct LowerBoundProblem {
                 if !network.fails(item: item, attempt: attempt + 1) {
                     let racing = network.latency(forItem: item, attempt: attempt + 1)
                     firstByte = min(firstByte, (chain + racing) / .seconds(1))
+                    holdLatency = min(holdLatency, racing / .seconds(1))
                     // A winning hedge started no earlier than the good attempt, which
                     // holds its slot until the hedge's data is in: two slots for at
                     // least the hedge's latency and transfer each.
@@ -198,19 +237,40 @@ struct LowerBoundProblem {
                     slotLatency = min(slotLatency, hedgedSlot)
                 }
             }
-            earliestFirstByte = min(earliestFirstByte, firstByte)
+            earliestFirstByte = min(earliestFirstByte, firstByte, hedgedFirstByte ?? .infinity)
             // A nanosecond of slack: completions are rounded to the nearest one.
-            let arrival = firstByte + transfer - 1e-9
-            let firstFeasible =
-                unloadable ? frames.count : (frames.firstIndex { frameTimes[$0] >= arrival } ?? frames.count)
-            latencyBound += firstFeasible
-            items.append(
-                Item(
-                    id: item, frames: frames, firstFeasible: firstFeasible, linkTime: transfer,
-                    slotTime: (slotLatency + transfer) / slots))
+            func firstFeasible(firstByte: Double) -> Int {
+                let arrival = firstByte + transfer - 1e-9
+                return unloadable ? frames.count : (frames.firstIndex { frameTimes[$0] >= arrival } ?? frames.count)
+            }
+            var model = Item(
+                id: item, frames: frames, firstFeasible: firstFeasible(firstByte: firstByte), linkTime: transfer,
+                slotTime: (slotLatency + transfer) / slots, hold: holdLatency + transfer)
+            if let hedgedFirstByte {
+                let earlier = firstFeasible(firstByte: hedgedFirstByte)
+                if earlier < model.firstFeasible {
+                    model.hedged = (earlier, 2 * (hedgedFirstByte + transfer) / slots, hedgedFirstByte + transfer)
+                }
+            }
+            latencyBound += min(model.firstFeasible, model.hedged?.firstFeasible ?? .max)
+            items.append(model)
         }
         linkCapacity = frameTimes.map { bytesPerSecond == nil ? .infinity : max(0, $0 - earliestFirstByte) }
         slotCapacity = frameTimes
+        let longestHold = items.reduce(0) { max($0, $1.hold, $1.hedged?.hold ?? 0) }
+        instantCount = min(frameTimes.count, Int((longestHold / frameSeconds).rounded(.down)) + 1)
+    }
+
+    /// The instants (indices into the frame times) at which an attempt
+    /// holding a slot for at least `hold` and landing by frame `frame` is
+    /// surely in flight: `[t − hold, hold]`, shrunk by a microsecond (the
+    /// attempt's interval lies in `[0, t]`, so it contains both ends' inside).
+    func instants(hold: Double, frame: Int) -> Range<Int> {
+        let hold = hold - 1e-6
+        guard hold > 0 else { return 0..<0 }
+        let low = max(0, Int(((frameTimes[frame] - hold) / frameSeconds).rounded(.up)))
+        let high = min(instantCount - 1, Int((hold / frameSeconds).rounded(.down)))
+        return low <= high ? low..<(high + 1) : 0..<0
     }
 
     /// Subgradient ascent on the dual (minimising its value, an upper bound on
@@ -228,6 +288,11 @@ struct LowerBoundProblem {
         var slotSuffix = [Double](repeating: 0, count: frameCount)
         var linkUse = [Double](repeating: 0, count: frameCount)
         var slotUse = [Double](repeating: 0, count: frameCount)
+        // Premise 4's prices per instant, their prefix sums, and each iterate's use (differences).
+        let slots = slotCount
+        var flightPrice = [Double](repeating: 0, count: instantCount)
+        var flightPrefix = [Double](repeating: 0, count: instantCount + 1)
+        var flightUse = [Double](repeating: 0, count: instantCount + 1)
         var best = Double.infinity
         var choice = [Int](repeating: -1, count: items.count)
         var bestChoice = choice
@@ -251,31 +316,53 @@ struct LowerBoundProblem {
                 linkUse[frame] = 0
                 slotUse[frame] = 0
             }
+            for instant in 0..<instantCount { flightPrefix[instant + 1] = flightPrefix[instant] + flightPrice[instant] }
+            for instant in flightUse.indices { flightUse[instant] = 0 }
+            func flightCost(hold: Double, frame: Int) -> Double {
+                let range = instants(hold: hold, frame: frame)
+                return flightPrefix[range.upperBound] - flightPrefix[range.lowerBound]
+            }
             var value = 0.0
             for frame in 0..<frameCount {
                 if hasLink { value += linkPrice[frame] * linkCapacity[frame] }
                 value += slotPrice[frame] * slotCapacity[frame]
             }
+            for instant in 0..<instantCount { value += flightPrice[instant] }
             for (position, item) in items.enumerated() {
                 var bestGain = 0.0
                 var bestFrame = -1
+                var bestOption = (slotTime: item.slotTime, hold: item.hold, attempts: 1.0)
                 let count = item.frames.count
-                var index = item.firstFeasible
-                while index < count {
-                    let frame = item.frames[index]
-                    let gain =
-                        Double(count - index) - item.linkTime * linkSuffix[frame] - item.slotTime * slotSuffix[frame]
-                    if gain > bestGain {
-                        bestGain = gain
-                        bestFrame = frame
+                // The plain option, then the hedged one (if any) from its earlier frames.
+                for option in 0..<(item.hedged == nil ? 1 : 2) {
+                    let hedged = item.hedged ?? (0, 0, 0)
+                    let (firstFeasible, slotTime, hold, attempts) =
+                        option == 0
+                        ? (item.firstFeasible, item.slotTime, item.hold, 1.0)
+                        : (hedged.firstFeasible, hedged.slotTime, hedged.hold, 2.0)
+                    var index = firstFeasible
+                    while index < count {
+                        let frame = item.frames[index]
+                        // Premise 4's prices are per slot: an attempt is 1 / C of the limit.
+                        let gain =
+                            Double(count - index) - item.linkTime * linkSuffix[frame] - slotTime * slotSuffix[frame]
+                            - attempts / slots * flightCost(hold: hold, frame: frame)
+                        if gain > bestGain {
+                            bestGain = gain
+                            bestFrame = frame
+                            bestOption = (slotTime, hold, attempts)
+                        }
+                        index += 1
                     }
-                    index += 1
                 }
                 value += bestGain
                 choice[position] = bestFrame
                 if bestFrame >= 0 {
                     linkUse[bestFrame] += item.linkTime
-                    slotUse[bestFrame] += item.slotTime
+                    slotUse[bestFrame] += bestOption.slotTime
+                    let range = instants(hold: bestOption.hold, frame: bestFrame)
+                    flightUse[range.lowerBound] += bestOption.attempts / slots
+                    flightUse[range.upperBound] -= bestOption.attempts / slots
                 }
             }
             history.append(choice.map { Int32($0) })
@@ -305,6 +392,16 @@ struct LowerBoundProblem {
                 slotGradient[frame] = slotCapacity[frame] - usedSlot
                 if slotPrice[frame] > 0 || slotGradient[frame] < 0 { norm += slotGradient[frame] * slotGradient[frame] }
             }
+            // Premise 4: at each instant, at most C attempts (1 in units of the limit).
+            var flightGradient = [Double](repeating: 0, count: instantCount)
+            var inFlight = 0.0
+            for instant in 0..<instantCount {
+                inFlight += flightUse[instant]
+                flightGradient[instant] = 1 - inFlight
+                if flightPrice[instant] > 0 || flightGradient[instant] < 0 {
+                    norm += flightGradient[instant] * flightGradient[instant]
+                }
+            }
             guard norm > 1e-18 else { break }  // the relaxation's optimum: nothing binds
             if iteration == 0 { target = best * 0.5 }
             if sinceImprovement >= 10 {
@@ -315,6 +412,9 @@ struct LowerBoundProblem {
             for frame in 0..<frameCount {
                 if hasLink { linkPrice[frame] = max(0, linkPrice[frame] - step * linkGradient[frame]) }
                 slotPrice[frame] = max(0, slotPrice[frame] - step * slotGradient[frame])
+            }
+            for instant in 0..<instantCount {
+                flightPrice[instant] = max(0, flightPrice[instant] - step * flightGradient[instant])
             }
             if best - target < 1e-6 * max(1, best) { break }
         }

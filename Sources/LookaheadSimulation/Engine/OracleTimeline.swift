@@ -25,6 +25,14 @@ import Lookahead
 /// 48 s of transfers), and the oracle fell behind the scroll for the rest of
 /// the run.
 ///
+/// With hedging, a load may carry a hedge: attempt 1, sent with attempt 0
+/// on a second slot, as the oracle's plans send it through the scheduler's
+/// hedge. The model sends one where attempt 1's data lands first, attempt 0
+/// would not reach its first byte before then (so the loser never shares the
+/// link: it holds its slot until cancelled, or frees it when it fails), and
+/// the item shows more for it; both slots are then held from the release to
+/// the hedge's landing.
+///
 /// Prefix states make a change at position `i` cost O(n − i): the local
 /// search of ``OracleSearch`` evaluates a drop, an insertion or a swap by
 /// replaying only the order's tail.
@@ -40,6 +48,30 @@ struct OracleTimeline {
         var transfer: Double
         /// Whether some attempt within the retry policy succeeds.
         var loadable: Bool
+        /// A hedge sent with the first attempt, where it lands first.
+        var hedge: Hedge?
+    }
+
+    /// What the model knows of a hedge sent with an item's first attempt:
+    /// attempt 1, with its own latency draw, as `SimulatedLoader` sends it.
+    struct Hedge {
+        /// Attempt 1's latency (it does not fail).
+        var latency: Double
+        /// Attempt 0's latency: when the losing attempt would reach its first
+        /// byte (and start sharing the link), or fail.
+        var firstLatency: Double
+        /// Whether attempt 0 fails: it then frees its slot after its latency.
+        var firstFails: Bool
+    }
+
+    /// Where and when one item is placed after a state.
+    struct Placement {
+        var release: Double
+        /// When its data is in.
+        var end: Double
+        var slot: Int
+        /// The second slot a hedged load holds, and until when.
+        var hedgeSlot: (index: Int, end: Double)?
     }
 
     /// The state of the model after a prefix of an order.
@@ -53,12 +85,22 @@ struct OracleTimeline {
     }
 
     /// By item index; `nil` for items the trace never shows.
-    let items: [Item?]
+    var items: [Item?]
     let frameSeconds: Double
     let slots: Int
     let hasLink: Bool
+    /// Whether the model hedges an item where that shows more of it.
+    let hedges: Bool
 
-    init(scenario: SimulationScenario, visibility: ScenarioVisibility, retryPolicy: RetryPolicy = .default) {
+    /// - Parameter hedging: whether a load may carry a hedge (attempt 1 sent
+    ///   with attempt 0, on a second slot; the first to land wins and the
+    ///   other is cancelled): the model hedges where attempt 1 lands first,
+    ///   attempt 0 would not reach its first byte before then (it would share
+    ///   the link), and the hedged load shows more cell-frames.
+    init(
+        scenario: SimulationScenario, visibility: ScenarioVisibility, retryPolicy: RetryPolicy = .default,
+        hedging: Bool = false
+    ) {
         let network = scenario.network
         var bitsPerSecond: Double?
         if case .bitsPerSecond(let bits) = network.bandwidth { bitsPerSecond = bits }
@@ -74,40 +116,96 @@ struct OracleTimeline {
             let loadable = !network.fails(item: item, attempt: attempt)
             latency += network.latency(forItem: item, attempt: attempt)
             let transfer = bitsPerSecond.map { Double(network.payloadBytes(forItem: item)) * 8 / $0 } ?? 0
-            items[item] = Item(frames: frames, latency: latency / .seconds(1), transfer: transfer, loadable: loadable)
+            var model = Item(frames: frames, latency: latency / .seconds(1), transfer: transfer, loadable: loadable)
+            if hedging, retryPolicy.maxAttempts > 1, !network.fails(item: item, attempt: 1) {
+                let hedge = Hedge(
+                    latency: network.latency(forItem: item, attempt: 1) / .seconds(1),
+                    firstLatency: network.latency(forItem: item, attempt: 0) / .seconds(1),
+                    firstFails: network.fails(item: item, attempt: 0))
+                if loadable, hedge.latency < model.latency { model.hedge = hedge }
+            }
+            items[item] = model
         }
         self.items = items
         frameSeconds = visibility.frameDuration / .seconds(1)
         slots = scenario.maxConcurrentLoads
         hasLink = bitsPerSecond != nil
+        hedges = hedging
     }
 
     /// The state before anything is released.
     func initialState(itemCount: Int) -> State {
-        State(slotEnds: Array(repeating: 0, count: max(1, min(slots, itemCount))), linkFree: 0, shown: 0)
+        // A hedged load holds two slots.
+        let used = hedges ? 2 * itemCount : itemCount
+        return State(slotEnds: Array(repeating: 0, count: max(1, min(slots, used))), linkFree: 0, shown: 0)
     }
 
     /// Releases `item` after `state`: returns when it is released, or `nil`
     /// (state unchanged) when it would show fewer than `minimumShown`
     /// cell-frames (at least one) and is left out.
+    @discardableResult
     func release(_ item: Int, after state: inout State, minimumShown: Int = 1) -> Double? {
+        place(item, after: &state, minimumShown: minimumShown)?.release
+    }
+
+    /// ``release(_:after:minimumShown:)``, also saying whether the load is
+    /// hedged: with ``hedges``, where a hedge shows more of the item than
+    /// the load alone.
+    func place(_ item: Int, after state: inout State, minimumShown: Int = 1) -> (release: Double, hedged: Bool)? {
         guard item < items.count, let model = items[item], model.loadable else { return nil }
-        let slot = bestSlot(in: state.slotEnds, wantedAt: hasLink ? max(0, state.linkFree - model.latency) : 0)
-        let release: Double
-        let end: Double
-        if hasLink {
-            release = max(state.slotEnds[slot], state.linkFree - model.latency, 0)
-            end = max(release + model.latency, state.linkFree) + model.transfer
-        } else {
-            release = state.slotEnds[slot]
-            end = release + model.latency
-        }
-        let shown = cellFramesShown(model.frames, readyAt: end)
+        let (chosen, shown) = placement(of: model, in: state)
         guard shown >= max(1, minimumShown) else { return nil }
-        if hasLink { state.linkFree = end }
-        state.slotEnds[slot] = end
+        if hasLink { state.linkFree = chosen.end }
+        state.slotEnds[chosen.slot] = chosen.end
+        if let hedgeSlot = chosen.hedgeSlot { state.slotEnds[hedgeSlot.index] = hedgeSlot.end }
         state.shown += shown
-        return release
+        return (chosen.release, chosen.hedgeSlot != nil)
+    }
+
+    /// Where `model`'s load goes after `state` and the cell-frames it shows:
+    /// hedged where that shows more.
+    func placement(of model: Item, in state: State) -> (placement: Placement, shown: Int) {
+        let alone = placement(of: model, in: state, hedged: false)!
+        let shown = cellFramesShown(model.frames, readyAt: alone.end)
+        // Nothing lands before a transfer that starts as the link frees up.
+        guard model.hedge != nil, alone.end - model.transfer > state.linkFree + 1e-9 || !hasLink,
+            let hedged = placement(of: model, in: state, hedged: true), hedged.end < alone.end
+        else { return (alone, shown) }
+        let hedgedShown = cellFramesShown(model.frames, readyAt: hedged.end)
+        return hedgedShown > shown ? (hedged, hedgedShown) : (alone, shown)
+    }
+
+    /// Where `model`'s load goes after `state`, with a hedge or without;
+    /// `nil` for a hedge the model does not send (none, two slots not there,
+    /// or attempt 0 reaching its first byte before the hedge lands).
+    func placement(of model: Item, in state: State, hedged: Bool) -> Placement? {
+        let latency: Double
+        if hedged {
+            guard let hedge = model.hedge, state.slotEnds.count > 1 else { return nil }
+            latency = hedge.latency
+        } else {
+            latency = model.latency
+        }
+        let wanted = hasLink ? max(0, state.linkFree - latency) : 0
+        let slot = bestSlot(in: state.slotEnds, wantedAt: wanted)
+        var release = max(state.slotEnds[slot], wanted)
+        var second: Int?
+        if hedged {
+            let other = bestSlot(in: state.slotEnds, wantedAt: wanted, excluding: slot)
+            second = other
+            release = max(release, state.slotEnds[other])
+        }
+        let end = hasLink ? max(release + latency, state.linkFree) + model.transfer : release + latency
+        guard let second, let hedge = model.hedge else {
+            return Placement(release: release, end: end, slot: slot, hedgeSlot: nil)
+        }
+        // The losing attempt: cancelled when the hedge lands, or failed before.
+        if hedge.firstFails {
+            return Placement(
+                release: release, end: end, slot: slot, hedgeSlot: (second, min(end, release + hedge.firstLatency)))
+        }
+        guard release + hedge.firstLatency >= end - 1e-9 else { return nil }
+        return Placement(release: release, end: end, slot: slot, hedgeSlot: (second, end))
     }
 
     /// The slot a load wanted at `time` takes: the one freed last by then
@@ -117,10 +215,11 @@ struct OracleTimeline {
     /// The simulator's slots are a count, not places: any assignment of the
     /// loads to `C` slots without overlap keeps at most `C` in flight, and
     /// best fit packs more of them without delay than first-free does.
-    func bestSlot(in slotEnds: [Double], wantedAt time: Double) -> Int {
+    /// - Parameter excluded: a slot not to take (the one a hedged load's first attempt took).
+    func bestSlot(in slotEnds: [Double], wantedAt time: Double, excluding excluded: Int = -1) -> Int {
         var fitting = -1
-        var first = 0
-        for index in slotEnds.indices {
+        var first = excluded == 0 ? 1 : 0
+        for index in slotEnds.indices where index != excluded {
             if slotEnds[index] < slotEnds[first] { first = index }
             if slotEnds[index] <= time, fitting < 0 || slotEnds[index] > slotEnds[fitting] { fitting = index }
         }
@@ -144,10 +243,7 @@ struct OracleTimeline {
     /// (its end, without a link limit).
     func transferStart(of item: Int, after state: State) -> Double {
         let model = items[item]!
-        let wanted = hasLink ? max(0, state.linkFree - model.latency) : 0
-        let slot = bestSlot(in: state.slotEnds, wantedAt: wanted)
-        let release = max(state.slotEnds[slot], wanted)
-        return hasLink ? max(release + model.latency, state.linkFree) : release + model.latency
+        return placement(of: model, in: state).placement.end - model.transfer
     }
 
     /// `order` with the link's idle time filled: where the next item's
@@ -228,14 +324,21 @@ struct OracleTimeline {
     /// The release schedule of `order`: each item that shows something, at
     /// its release time, in order.
     func releases(of order: [Int]) -> [(time: Duration, item: Int)] {
+        hedgedReleases(of: order).releases
+    }
+
+    /// ``releases(of:)``, and the items whose loads carry a hedge.
+    func hedgedReleases(of order: [Int]) -> (releases: [(time: Duration, item: Int)], hedged: Set<Int>) {
         var state = initialState(itemCount: order.count)
         var releases: [(time: Duration, item: Int)] = []
+        var hedged = Set<Int>()
         for item in order {
-            guard let time = release(item, after: &state) else { continue }
-            releases.append((.nanoseconds(Int64((time * 1e9).rounded(.down))), item))
+            guard let placed = place(item, after: &state) else { continue }
+            releases.append((.nanoseconds(Int64((placed.release * 1e9).rounded(.down))), item))
+            if placed.hedged { hedged.insert(item) }
         }
         // Stable by time: equal times keep the order, as the scheduler's FIFO does.
-        return releases.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
-            .map(\.element)
+        let sorted = releases.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
+        return (sorted.map(\.element), hedged)
     }
 }

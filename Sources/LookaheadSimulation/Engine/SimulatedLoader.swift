@@ -17,7 +17,9 @@ import Lookahead
 /// A hedge (``hedge(_:ifRunningLongerThan:at:)``) is a second transfer of
 /// the key on the shared link, with its own latency draw: attempt `a + 1`
 /// when the first is attempt `a`, as ``LowerBound``'s hedging premises say,
-/// so the run stays a pure function of the seed.
+/// so the run stays a pure function of the seed. The oracle's plans hedge
+/// chosen loads as they start (``hedgesAtStart``), through the same
+/// scheduler call.
 ///
 /// Calls made while the driver decides are queued and performed by
 /// ``drain(at:)``, which the simulator calls at the time of the event.
@@ -62,6 +64,9 @@ struct SimulatedLoader: StrategyLoader {
     var failures: [Int: Int] = [:]
     /// Timers, by time (ties in the order they were set).
     var timers: [(time: Duration, timer: Timer)] = []
+    /// Keys whose first attempt is hedged as it starts (the oracle's plans,
+    /// which know every attempt's latency draw).
+    var hedgesAtStart: Set<Int> = []
 
     init(scenario: SimulationScenario, strategy: SimulationStrategy, itemCount: Int) {
         network = scenario.network
@@ -152,7 +157,9 @@ struct SimulatedLoader: StrategyLoader {
             case .start(let id, let key, _):
                 let transfer = Int(id.serial)
                 loads[transfer] = (id, key, time)
-                startTransfer(transfer, key: key, at: time, attemptsAhead: scheduler.isHedge(id) ? 1 : 0)
+                let isHedge = scheduler.isHedge(id)
+                startTransfer(transfer, key: key, at: time, attemptsAhead: isHedge ? 1 : 0)
+                if !isHedge, failures[key] == nil, hedgesAtStart.contains(key) { scheduler.hedge(id) }
             case .cancel(let id, _):
                 // The request is torn down at once: the load ends now.
                 let transfer = Int(id.serial)

@@ -70,20 +70,26 @@ struct OracleTimelineTests {
         #expect(search.predictedShown(filled) > search.predictedShown([0, 1, 2]))
     }
 
-    @Test(arguments: [UInt64(1), 2, 3, 4, 5])
-    func theModelPredictsWhatTheSimulatorShowsForFilledOrders(seed: UInt64) {
-        // Given a random list scrolled over a shared link with three slots and long-tailed latencies
+    /// Forty random rows scrolled in four seconds over a shared link with
+    /// three slots and long-tailed latencies (median 80 ms).
+    func randomList(seed: UInt64, p99: Duration) -> SimulationScenario {
         var random = TraceRandom(seed: seed)
         let heights = (0..<40).map { _ in Double(Int.random(in: 60...140, using: &random)) }
         let distance = heights.reduce(0, +) - 400
-        let scenario = SimulationScenario(
-            name: "filled", layout: .list(rowHeights: heights), viewport: Size(width: 390, height: 400),
+        return SimulationScenario(
+            name: "random", layout: .list(rowHeights: heights), viewport: Size(width: 390, height: 400),
             network: NetworkModel(
-                seed: seed, latency: .logNormal(median: .milliseconds(80), p99: .milliseconds(400)),
+                seed: seed, latency: .logNormal(median: .milliseconds(80), p99: p99),
                 payload: .uniform(20_000...60_000), bandwidth: .bitsPerSecond(4_000_000)),
             maxConcurrentLoads: 3,
             trace: ScrollTrace(
                 samples: (0...240).map { .init(time: .seconds(1) / 60.0 * $0, offset: distance * Double($0) / 240) }))
+    }
+
+    @Test(arguments: [UInt64(1), 2, 3, 4, 5])
+    func theModelPredictsWhatTheSimulatorShowsForFilledOrders(seed: UInt64) {
+        // Given a random list scrolled over a shared link with three slots and long-tailed latencies
+        let scenario = randomList(seed: seed, p99: .milliseconds(400))
         let visibility = ScenarioVisibility(scenario: scenario)
         let model = timeline(scenario)
         let search = OracleSearch(timeline: model, deadlineOrder: visibility.itemsByFirstAppearance, budget: 0)
