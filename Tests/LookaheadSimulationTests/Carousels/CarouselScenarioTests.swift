@@ -37,7 +37,8 @@ struct CarouselScenarioTests {
         let frames = 120
         let samples = (0...frames).map { frame in
             ScrollTrace.Sample(
-                time: .seconds(1) / 60 * frame, offset: 0, row: 1, rowOffset: 1_000 * Double(frame) / Double(frames))
+                time: .seconds(1) / 60 * frame, offset: 0, row: 1, rowOffset: 1_000 * Double(frame) / Double(frames)
+            )
         }
         let subject = scenario(rows: rows, trace: ScrollTrace(samples: samples))
         let visibility = FrameVisibility(scenario: subject)
@@ -66,50 +67,55 @@ struct CarouselScenarioTests {
     }
 
     @Test(arguments: [1, 3, 4] as [UInt64])
-    func theSimulatorCountsTheVisibleCellFramesOfTheFrameLoop(seed: UInt64) {
-        // Given a short built-in carousels run
-        let subject = swipingScenario(seed: seed)
-        let visibility = ScenarioVisibility(scenario: subject)
-        #expect(!subject.trace.scrolledRows.isEmpty, "seed \(seed): no swipe")
+    func theSimulatorCountsTheVisibleCellFramesOfTheFrameLoop(seed: UInt64) async {
+        await onOwnThread {
+            // Given a short built-in carousels run
+            let subject = swipingScenario(seed: seed)
+            let visibility = ScenarioVisibility(scenario: subject)
+            #expect(!subject.trace.scrolledRows.isEmpty, "seed \(seed): no swipe")
 
-        // When every strategy that runs on carousels runs
-        let simulator = Simulator(scenario: subject)
-        for strategy in SimulationStrategy.allCases where strategy.runs(on: subject.layout) && strategy != .oracle {
-            let result = simulator.run(strategy)
-            // Then each counts exactly the frame loop's visible cell-frames
-            #expect(
-                result.visibleCellFrames == visibility.visibleCellFrames,
-                "seed \(seed), \(strategy.rawValue): \(result.visibleCellFrames) vs \(visibility.visibleCellFrames)")
+            // When every strategy that runs on carousels runs
+            let simulator = Simulator(scenario: subject)
+            for strategy in SimulationStrategy.allCases where strategy.runs(on: subject.layout) && strategy != .oracle {
+                let result = simulator.run(strategy)
+                // Then each counts exactly the frame loop's visible cell-frames
+                #expect(
+                    result.visibleCellFrames == visibility.visibleCellFrames,
+                    "seed \(seed), \(strategy.rawValue): \(result.visibleCellFrames) vs \(visibility.visibleCellFrames)"
+                )
+            }
         }
     }
 
     @Test(arguments: [1, 2, 3] as [UInt64])
-    func noStrategyGoesUnderTheLowerBoundAndAdaptiveBeatsSystem(seed: UInt64) {
-        // Given a short built-in carousels run
-        let subject = SimulationScenario.builtIn(named: "carousels", seed: seed, duration: .seconds(15))!
-        // With hedges allowed, as the reports compute it: adaptive hedges
-        let bound = LowerBound(scenario: subject, allowsHedging: true)
+    func noStrategyGoesUnderTheLowerBoundAndAdaptiveBeatsSystem(seed: UInt64) async {
+        await onOwnThread {
+            // Given a short built-in carousels run
+            let subject = SimulationScenario.builtIn(named: "carousels", seed: seed, duration: .seconds(15))!
+            // With hedges allowed, as the reports compute it: adaptive hedges
+            let bound = LowerBound(scenario: subject, allowsHedging: true)
 
-        // When every strategy that runs on carousels runs, the oracle included
-        let simulator = Simulator(scenario: subject)
-        var blanks: [String: Int] = [:]
-        var waste: [String: Int] = [:]
-        for strategy in SimulationStrategy.allCases where strategy.runs(on: subject.layout) {
-            let result = simulator.run(strategy)
-            blanks[strategy.rawValue] = result.blankCellFrames
-            waste[strategy.rawValue] = result.wastedLoads
-        }
+            // When every strategy that runs on carousels runs, the oracle included
+            let simulator = Simulator(scenario: subject)
+            var blanks: [String: Int] = [:]
+            var waste: [String: Int] = [:]
+            for strategy in SimulationStrategy.allCases where strategy.runs(on: subject.layout) {
+                let result = simulator.run(strategy)
+                blanks[strategy.rawValue] = result.blankCellFrames
+                waste[strategy.rawValue] = result.wastedLoads
+            }
 
-        // Then none is under the bound
-        for (name, blank) in blanks {
-            #expect(blank >= bound.blankCellFrames, "seed \(seed), \(name): \(blank) < \(bound.blankCellFrames)")
+            // Then none is under the bound
+            for (name, blank) in blanks {
+                #expect(blank >= bound.blankCellFrames, "seed \(seed), \(name): \(blank) < \(bound.blankCellFrames)")
+            }
+            #expect(blanks["none"]! > 0, "seed \(seed): nothing to measure")
+            // And adaptive leaves fewer blanks than system (0.65–0.80× on these swipe-heavy 15 s runs,
+            // 0.15–0.34× on the built-in minute), wasting no more than texture
+            let (adaptive, system) = (blanks["adaptive"]!, blanks["system"]!)
+            #expect(adaptive < system, "seed \(seed): adaptive \(adaptive), system \(system)")
+            #expect(waste["adaptive"]! <= waste["texture"]!, "seed \(seed): waste \(waste)")
         }
-        #expect(blanks["none"]! > 0, "seed \(seed): nothing to measure")
-        // And adaptive leaves fewer blanks than system (0.65–0.80× on these swipe-heavy 15 s runs,
-        // 0.15–0.34× on the built-in minute), wasting no more than texture
-        let (adaptive, system) = (blanks["adaptive"]!, blanks["system"]!)
-        #expect(adaptive < system, "seed \(seed): adaptive \(adaptive), system \(system)")
-        #expect(waste["adaptive"]! <= waste["texture"]!, "seed \(seed): waste \(waste)")
     }
 
     @Test func pageStrategiesAndSwiftUISitOutCarousels() {

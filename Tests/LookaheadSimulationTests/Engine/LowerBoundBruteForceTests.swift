@@ -79,18 +79,22 @@ struct LowerBoundBruteForceTests {
     }
 
     @Test(arguments: [UInt64(1), 2, 3, 4, 5, 6, 7, 8])
-    func theBoundIsUnderEveryScheduleAndTheOracleNearTheBest(seed: UInt64) {
-        // Given a small instance with two slots and a shared link
-        check(instance(seed: seed), seed: seed)
+    func theBoundIsUnderEveryScheduleAndTheOracleNearTheBest(seed: UInt64) async {
+        await onOwnThread {
+            // Given a small instance with two slots and a shared link
+            check(instance(seed: seed), seed: seed)
+        }
     }
 
     /// Where the oracle fills the link's idle time and picks slots by best
     /// fit: three slots and latencies of 30–600 ms, long enough that a load
     /// must be released several transfers ahead of its own.
     @Test(arguments: [UInt64(9), 10, 11, 12, 13, 14])
-    func withThreeSlotsAndLongLatenciesTheBoundIsUnderEveryScheduleAndTheOracleNearTheBest(seed: UInt64) {
-        // Given a small instance with three slots, a shared link and long latencies
-        check(instance(seed: seed, slots: 3, latencies: 30...600), seed: seed)
+    func withThreeSlotsAndLongLatenciesTheBoundIsUnderEveryScheduleAndTheOracleNearTheBest(seed: UInt64) async {
+        await onOwnThread {
+            // Given a small instance with three slots, a shared link and long latencies
+            check(instance(seed: seed, slots: 3, latencies: 30...600), seed: seed)
+        }
     }
 
     func check(_ scenario: SimulationScenario, seed: UInt64) {

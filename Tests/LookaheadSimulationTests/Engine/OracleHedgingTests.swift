@@ -67,22 +67,28 @@ struct OracleHedgingTests {
     }
 
     @Test(arguments: [UInt64(1), 2, 3, 4, 5, 6])
-    func withTwoSlotsTheHedgedBoundIsUnderEveryScheduleAndTheOracleNearTheBest(seed: UInt64) {
-        // Given four rows, two slots, a shared link and latencies drawn per attempt
-        check(instance(seed: seed, slots: 2, rows: 4), seed: seed)
+    func withTwoSlotsTheHedgedBoundIsUnderEveryScheduleAndTheOracleNearTheBest(seed: UInt64) async {
+        await onOwnThread {
+            // Given four rows, two slots, a shared link and latencies drawn per attempt
+            check(instance(seed: seed, slots: 2, rows: 4), seed: seed)
+        }
     }
 
     /// Five rows: about 7 s a case in a debug build, so two seeds.
     @Test(arguments: [UInt64(2), 13])
-    func withFiveRowsTheHedgedBoundIsUnderEveryScheduleAndTheOracleNearTheBest(seed: UInt64) {
-        // Given five rows, two slots, a shared link and latencies drawn per attempt
-        check(instance(seed: seed, slots: 2), seed: seed)
+    func withFiveRowsTheHedgedBoundIsUnderEveryScheduleAndTheOracleNearTheBest(seed: UInt64) async {
+        await onOwnThread {
+            // Given five rows, two slots, a shared link and latencies drawn per attempt
+            check(instance(seed: seed, slots: 2), seed: seed)
+        }
     }
 
     @Test(arguments: [UInt64(7), 8, 9, 10, 11, 12])
-    func withThreeSlotsAndFailingAttemptsTheHedgedBoundIsUnderEveryScheduleAndTheOracleNearTheBest(seed: UInt64) {
-        // Given four rows, three slots, and attempts that fail (a hedge may race a failing first attempt)
-        check(instance(seed: seed, slots: 3, rows: 4, failureRate: 0.2), seed: seed)
+    func withThreeSlotsAndFailingAttemptsTheHedgedBoundIsUnderEveryScheduleAndTheOracleNearTheBest(seed: UInt64) async {
+        await onOwnThread {
+            // Given four rows, three slots, and attempts that fail (a hedge may race a failing first attempt)
+            check(instance(seed: seed, slots: 3, rows: 4, failureRate: 0.2), seed: seed)
+        }
     }
 
     func check(_ scenario: SimulationScenario, seed: UInt64) {
@@ -105,50 +111,55 @@ struct OracleHedgingTests {
     }
 
     @Test(arguments: [UInt64(1), 2, 3, 4, 5])
-    func theModelPredictsWhatTheSimulatorShowsForHedgedOrders(seed: UInt64) {
-        // Given a random list scrolled over a shared link with three slots and long-tailed latencies
-        let scenario = OracleTimelineTests().randomList(seed: seed, p99: .milliseconds(600))
-        let visibility = ScenarioVisibility(scenario: scenario)
-        let model = timelines(scenario).hedging
-        let search = OracleSearch(timeline: model, deadlineOrder: visibility.itemsByFirstAppearance, budget: 0)
+    func theModelPredictsWhatTheSimulatorShowsForHedgedOrders(seed: UInt64) async {
+        await onOwnThread {
+            // Given a random list scrolled over a shared link with three slots and long-tailed latencies
+            let scenario = OracleTimelineTests().randomList(seed: seed, p99: .milliseconds(600))
+            let visibility = ScenarioVisibility(scenario: scenario)
+            let model = timelines(scenario).hedging
+            let search = OracleSearch(timeline: model, deadlineOrder: visibility.itemsByFirstAppearance, budget: 0)
 
-        // When the deadline order, filled, runs just in time with the model's hedges
-        let order = model.filled(visibility.itemsByFirstAppearance, lookahead: 32)
-        let (releases, hedges) = model.hedgedReleases(of: order)
-        let run = Simulator(scenario: scenario).runOraclePlan(.searched(releases), hedging: hedges).result
+            // When the deadline order, filled, runs just in time with the model's hedges
+            let order = model.filled(visibility.itemsByFirstAppearance, lookahead: 32)
+            let (releases, hedges) = model.hedgedReleases(of: order)
+            let run = Simulator(scenario: scenario).runOraclePlan(.searched(releases), hedging: hedges).result
 
-        // Then some loads were hedged, and the simulator shows exactly what the model predicts
-        #expect(!hedges.isEmpty, "seed \(seed): no hedge")
-        let predicted = visibility.visibleCellFrames - search.predictedShown(order)
-        #expect(
-            run.blankCellFrames == predicted, "seed \(seed): simulated \(run.blankCellFrames), predicted \(predicted)")
+            // Then some loads were hedged, and the simulator shows exactly what the model predicts
+            #expect(!hedges.isEmpty, "seed \(seed): no hedge")
+            let predicted = visibility.visibleCellFrames - search.predictedShown(order)
+            #expect(
+                run.blankCellFrames == predicted,
+                "seed \(seed): simulated \(run.blankCellFrames), predicted \(predicted)")
+        }
     }
 
-    @Test func aHedgeThatLandsFirstIsSentAndShowsMore() {
-        // Given one row on screen for a second, two slots, and a seed whose
-        // attempt 1 for item 0 lands well before attempt 0
-        let scenario = (UInt64(1)...).lazy.map { seed in
-            SimulationScenario(
-                name: "one", layout: .list(rowHeights: [100]), viewport: Size(width: 390, height: 100),
-                network: NetworkModel(
-                    seed: seed, latency: .logNormal(median: .milliseconds(100), p99: .milliseconds(900)),
-                    payload: .fixed(bytes: 6_250), bandwidth: .bitsPerSecond(1_000_000)),
-                maxConcurrentLoads: 2,
-                trace: ScrollTrace(samples: [.init(time: .zero, offset: 0), .init(time: .seconds(1), offset: 0)]))
-        }.first { $0.network.latency(forItem: 0, attempt: 1) * 2 < $0.network.latency(forItem: 0, attempt: 0) }!
-        let (plain, hedging) = timelines(scenario)
+    @Test func aHedgeThatLandsFirstIsSentAndShowsMore() async {
+        await onOwnThread {
+            // Given one row on screen for a second, two slots, and a seed whose
+            // attempt 1 for item 0 lands well before attempt 0
+            let scenario = (UInt64(1)...).lazy.map { seed in
+                SimulationScenario(
+                    name: "one", layout: .list(rowHeights: [100]), viewport: Size(width: 390, height: 100),
+                    network: NetworkModel(
+                        seed: seed, latency: .logNormal(median: .milliseconds(100), p99: .milliseconds(900)),
+                        payload: .fixed(bytes: 6_250), bandwidth: .bitsPerSecond(1_000_000)),
+                    maxConcurrentLoads: 2,
+                    trace: ScrollTrace(samples: [.init(time: .zero, offset: 0), .init(time: .seconds(1), offset: 0)]))
+            }.first { $0.network.latency(forItem: 0, attempt: 1) * 2 < $0.network.latency(forItem: 0, attempt: 0) }!
+            let (plain, hedging) = timelines(scenario)
 
-        // When the model plans it with and without hedging, and the simulator runs both
-        let hedged = hedging.hedgedReleases(of: [0])
-        let alone = plain.hedgedReleases(of: [0])
-        let simulator = Simulator(scenario: scenario)
-        let withHedge = simulator.runOraclePlan(.searched(hedged.releases), hedging: hedged.hedged).result
-        let without = simulator.runOraclePlan(.searched(alone.releases)).result
+            // When the model plans it with and without hedging, and the simulator runs both
+            let hedged = hedging.hedgedReleases(of: [0])
+            let alone = plain.hedgedReleases(of: [0])
+            let simulator = Simulator(scenario: scenario)
+            let withHedge = simulator.runOraclePlan(.searched(hedged.releases), hedging: hedged.hedged).result
+            let without = simulator.runOraclePlan(.searched(alone.releases)).result
 
-        // Then only the hedging model hedges, and the hedge shows the item sooner
-        #expect(hedged.hedged == [0])
-        #expect(alone.hedged.isEmpty)
-        #expect(withHedge.blankCellFrames < without.blankCellFrames)
-        #expect(withHedge.requests == 2)
+            // Then only the hedging model hedges, and the hedge shows the item sooner
+            #expect(hedged.hedged == [0])
+            #expect(alone.hedged.isEmpty)
+            #expect(withHedge.blankCellFrames < without.blankCellFrames)
+            #expect(withHedge.requests == 2)
+        }
     }
 }

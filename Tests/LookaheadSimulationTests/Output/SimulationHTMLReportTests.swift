@@ -69,34 +69,38 @@ struct SimulationHTMLReportTests {
     }
 
     @Test("data landing exactly at a frame's time is there for that frame, later data from the next frame")
-    func readyFrameBoundaries() {
-        let frame = Duration.seconds(1) / 60
-        let visibility = ScenarioVisibility(
-            scenario: SimulationScenario.builtIn(named: "feed", seed: 1, duration: .seconds(1))!)
-        #expect(ReplayTimeline.firstFrame(atOrAfter: frame * 3, from: 0, visibility) == 3)
-        #expect(ReplayTimeline.firstFrame(atOrAfter: frame * 3 + .nanoseconds(1), from: 9, visibility) == 4)
-        #expect(ReplayTimeline.firstFrame(atOrAfter: .zero, from: 5, visibility) == 0)
-        #expect(ReplayTimeline.runs(of: [1, 2, 3, 7, 9, 10]) == [[1, 3], [7, 7], [9, 10]])
+    func readyFrameBoundaries() async {
+        await onOwnThread {
+            let frame = Duration.seconds(1) / 60
+            let visibility = ScenarioVisibility(
+                scenario: SimulationScenario.builtIn(named: "feed", seed: 1, duration: .seconds(1))!)
+            #expect(ReplayTimeline.firstFrame(atOrAfter: frame * 3, from: 0, visibility) == 3)
+            #expect(ReplayTimeline.firstFrame(atOrAfter: frame * 3 + .nanoseconds(1), from: 9, visibility) == 4)
+            #expect(ReplayTimeline.firstFrame(atOrAfter: .zero, from: 5, visibility) == 0)
+            #expect(ReplayTimeline.runs(of: [1, 2, 3, 7, 9, 10]) == [[1, 3], [7, 7], [9, 10]])
+        }
     }
 
     @Test("the page loads nothing from outside and cannot be broken out of by a name")
-    func selfContainedAndEscaped() {
-        let hostile = "</script><script>alert(1)</script>"
-        let result = StrategyResult(
-            name: hostile, blankCellFrames: 3, visibleCellFrames: 10, timesToContent: [], requests: 1,
-            cancellations: 0, completedLoads: 1, wastedLoads: 0, wastedBytes: 0, completedBytes: 1, bytes: 1,
-            peakCacheBytes: 1, blankCellFramesPerSecond: [3], bottomWait: .zero)
-        let report = SimulationReport(seed: 1, scenarios: [.init(name: "feed<&>", strategies: [result])])
-        let scenario = SimulationScenario.builtIn(named: "feed", seed: 1, duration: .seconds(1))!
-        let timeline = ReplayTimeline(scenario: scenario, strategies: [(hostile, [:], 3)])
-        let page = SimulationHTMLReport(report: report, timelines: [timeline]).html()
-        #expect(!page.contains(hostile))
-        #expect(page.contains("&lt;/script&gt;"))
-        #expect(page.contains("feed&lt;&amp;&gt;"))
-        #expect(page.components(separatedBy: "</script>").count == 3, "only the page's own two script elements end")
-        // (The chart's `xmlns` names a namespace; it loads nothing.)
-        for external in ["src=", "<link", "@import", "href=\"http", "url(http", "fetch(", "XMLHttpRequest"] {
-            #expect(!page.contains(external), "\(external)")
+    func selfContainedAndEscaped() async {
+        await onOwnThread {
+            let hostile = "</script><script>alert(1)</script>"
+            let result = StrategyResult(
+                name: hostile, blankCellFrames: 3, visibleCellFrames: 10, timesToContent: [], requests: 1,
+                cancellations: 0, completedLoads: 1, wastedLoads: 0, wastedBytes: 0, completedBytes: 1, bytes: 1,
+                peakCacheBytes: 1, blankCellFramesPerSecond: [3], bottomWait: .zero)
+            let report = SimulationReport(seed: 1, scenarios: [.init(name: "feed<&>", strategies: [result])])
+            let scenario = SimulationScenario.builtIn(named: "feed", seed: 1, duration: .seconds(1))!
+            let timeline = ReplayTimeline(scenario: scenario, strategies: [(hostile, [:], 3)])
+            let page = SimulationHTMLReport(report: report, timelines: [timeline]).html()
+            #expect(!page.contains(hostile))
+            #expect(page.contains("&lt;/script&gt;"))
+            #expect(page.contains("feed&lt;&amp;&gt;"))
+            #expect(page.components(separatedBy: "</script>").count == 3, "only the page's own two script elements end")
+            // (The chart's `xmlns` names a namespace; it loads nothing.)
+            for external in ["src=", "<link", "@import", "href=\"http", "url(http", "fetch(", "XMLHttpRequest"] {
+                #expect(!page.contains(external), "\(external)")
+            }
         }
     }
 }
