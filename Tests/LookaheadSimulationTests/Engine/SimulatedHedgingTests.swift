@@ -59,4 +59,20 @@ struct SimulatedHedgingTests {
         #expect(with.requests > without.requests, "seed \(seed)")
         #expect(simulator.run(adaptive: settings) == with, "seed \(seed)")
     }
+
+    @Test(arguments: [UInt64(1), 4])
+    func aPriorHedgesTheFirstScreenBeforeAnyLoadLands(seed: UInt64) {
+        // Given feed's first seconds, adaptive hedging with no prior, then with a prior of zero
+        let scenario = SimulationScenario.builtIn(named: "feed", seed: seed, duration: .seconds(5))!
+        let simulator = Simulator(scenario: scenario)
+        var settings = AdaptiveSettings.shipped(maxConcurrentLoads: scenario.maxConcurrentLoads)
+        settings.hedgePriorMilliseconds = nil
+        let without = simulator.run(adaptive: settings)
+        settings.hedgePriorMilliseconds = 0
+        let with = simulator.run(adaptive: settings)
+
+        // Then the first screen's loads were hedged before three had landed, and it filled sooner
+        #expect(with.requests > without.requests, "seed \(seed)")
+        #expect(with.blankCellFrames < without.blankCellFrames, "seed \(seed)")
+    }
 }
