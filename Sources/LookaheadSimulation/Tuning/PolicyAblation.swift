@@ -20,31 +20,11 @@ public struct PolicyAblation: Sendable {
     /// The shipped row first, then each mechanism switched.
     public static let mechanisms: [Mechanism] = [
         Mechanism(name: "shipped") { $0 },
-        Mechanism(name: "no landing zone") {
-            var settings = $0
-            settings.yieldsToLandingZone = false
-            return settings
-        },
-        Mechanism(name: "no announced landings") {
-            var settings = $0
-            settings.announcesLandings = false
-            return settings
-        },
-        Mechanism(name: "no hedging") {
-            var settings = $0
-            settings.hedgesSlowLoads = false
-            return settings
-        },
-        Mechanism(name: "no first-screen prior") {
-            var settings = $0
-            settings.hedgePriorMilliseconds = nil
-            return settings
-        },
-        Mechanism(name: "reader pace (floor 1.5)") {
-            var settings = $0
-            settings.restingFloorScreens = 1.5
-            return settings
-        },
+        Mechanism(name: "no landing zone") { $0.with { $0.yieldsToLandingZone = false } },
+        Mechanism(name: "no announced landings") { $0.with { $0.announcesLandings = false } },
+        Mechanism(name: "no hedging") { $0.with { $0.hedgesSlowLoads = false } },
+        Mechanism(name: "no first-screen prior") { $0.with { $0.hedgePriorMilliseconds = nil } },
+        Mechanism(name: "reader pace (floor 1.5)") { $0.with { $0.restingFloorScreens = 1.5 } },
     ]
 
     /// The scenarios run, in order.
@@ -115,5 +95,14 @@ public struct PolicyAblation: Sendable {
             lines.append("| \(mechanism.name) | " + values.joined(separator: " | ") + " |")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+extension AdaptiveSettings {
+    /// These settings with `change` applied.
+    func with(_ change: (inout AdaptiveSettings) -> Void) -> AdaptiveSettings {
+        var settings = self
+        change(&settings)
+        return settings
     }
 }
