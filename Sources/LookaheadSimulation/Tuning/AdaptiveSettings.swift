@@ -49,19 +49,21 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
     public static let hedgesSlowLoadsByDefault = true
 
     /// The first screen's hedging prior the shipped `adaptive` strategy
-    /// uses: 0, every visible cell's load is hedged as soon as a slot is
-    /// free, until three loads have landed.
+    /// uses: a visible cell's load that has run 34 ms (two frames) is
+    /// hedged, until three loads have landed.
     ///
     /// Before three loads land there is no p90 to hedge against, and every
     /// blank left on `feed` is the first screen waiting for its slowest
-    /// responses. With log-normal latencies nothing tells the slow first
-    /// attempts apart while they run, so the earliest hedge is the best: on
-    /// `feed`, seeds 1–6, blank cell-frames 387 → 366 (seed 1: 58 → 52)
-    /// against no hedge before three samples (a prior of 50 ms: 372, of
-    /// 84 ms or more: no change), no other scenario worse. It costs one
-    /// request per first-screen cell at most: the hedge of a load that lands
-    /// first is dropped or cancelled.
-    public static let hedgePriorByDefault: Int? = 0
+    /// responses; with log-normal latencies nothing tells the slow first
+    /// attempts apart while they run, so an early hedge pays. Not at once,
+    /// though: the hedges wait for slots ahead of the prefetches, and a flick
+    /// right after launch needs those. Sums of blank cell-frames over seeds
+    /// 1–6 without a prior → 0 ms → 34 ms: feed 387 → 366 → 370, fling
+    /// 1,292 → 1,255 → 1,218, jump 557 → 575 → 561; seeds 2–11: feed
+    /// 611 → 579 → 583, fling 2,514 → 2,580 → 2,485, jump 930 → 935 → 926.
+    /// It costs at most one request per first-screen cell: the hedge of a
+    /// load that lands first is dropped or cancelled.
+    public static let hedgePriorByDefault: Int? = 34
 
     /// Whether the shipped `adaptive` strategy is told where a motion lands
     /// on generated traces (``ScrollFrame/targetOffset``: a fling's at its
