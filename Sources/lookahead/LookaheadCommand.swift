@@ -9,6 +9,7 @@ struct LookaheadCommand: AsyncParsableCommand {
         subcommands: [
             SimulateCommand.self,
             TuneCommand.self,
+            AblateCommand.self,
             BenchCommand.self,
             ServeCommand.self,
             DemoCommand.self,

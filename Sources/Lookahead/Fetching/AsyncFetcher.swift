@@ -72,6 +72,9 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
         if case .after(let threshold) = hedging {
             precondition(threshold > .zero, "hedging: .after needs a threshold above zero, got \(threshold)")
         }
+        if case .afterP90WithPrior(let prior) = hedging {
+            precondition(prior >= .zero, "hedging: .afterP90WithPrior needs a prior of zero or more, got \(prior)")
+        }
         self.memoryCache = memoryCache
         self.core = FetcherCore(
             maxConcurrentLoads: maxConcurrentLoads,

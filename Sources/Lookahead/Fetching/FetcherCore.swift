@@ -201,7 +201,7 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     ) {
         self.startStopwatch = startStopwatch
         self.timeline = startStopwatch()
-        self.timesLoads = hedging == .afterP90
+        self.timesLoads = hedging.followsP90
         self.state = LockedValue(
             State(
                 scheduler: Scheduler(maxConcurrentLoads: maxConcurrentLoads, retryPolicy: retryPolicy),

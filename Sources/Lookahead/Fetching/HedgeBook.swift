@@ -36,6 +36,8 @@ struct HedgeBook<Key: Hashable & Sendable, Payload>: Sendable where Payload: Sen
         case .off: nil
         case .after(let duration): duration
         case .afterP90: durations.count >= FetchHedging.minimumSamples ? durations.estimate : nil
+        case .afterP90WithPrior(let prior):
+            durations.count >= FetchHedging.minimumSamples ? durations.estimate : prior
         }
     }
 

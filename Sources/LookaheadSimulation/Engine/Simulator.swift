@@ -63,8 +63,7 @@ public struct Simulator: Sendable {
         var scenario = scenario
         scenario.maxConcurrentLoads = settings.maxConcurrentLoads
         var run = SimulationRun(scenario: scenario, strategy: .adaptive)
-        run.driver.useAdaptivePolicy(settings.makePolicy())
-        run.driver.hedgesSlowLoads = settings.hedgesSlowLoads
+        run.driver.useAdaptiveSettings(settings)
         let (result, _, readyTimes) = Self.drive(&run)
         return (result, readyTimes)
     }

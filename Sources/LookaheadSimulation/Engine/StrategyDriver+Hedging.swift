@@ -7,17 +7,17 @@ extension StrategyDriver {
     /// Hedges the loads of visible cells still blank that have run past the
     /// p90 of the load durations observed so far (the policy's own
     /// observations), as an app's fetcher made with
-    /// `AsyncFetcher(hedging: .afterP90)` does; no hedge before
-    /// ``FetchHedging/minimumSamples`` loads have landed (before that the
-    /// percentile of so few says nothing, and the first screen's fastest
-    /// loads land within a few round trips). A hedge with no free slot waits
+    /// `AsyncFetcher(hedging: .afterP90WithPrior(…))` does; before
+    /// ``FetchHedging/minimumSamples`` loads have landed (the percentile of
+    /// so few says nothing), those past ``hedgePrior``, or none when it is
+    /// `nil`. A hedge with no free slot waits
     /// in the scheduler's queue ahead of the prefetches, so the first
     /// screen's slow loads get theirs at the next free slot; none is asked
     /// for on a starved link.
     /// - Complexity: O(visible cells × loads in flight).
     mutating func hedgeSlowDisplayLoads(_ visible: [Int], at time: Duration) {
-        guard hedgeDurations.count >= FetchHedging.minimumSamples else { return }
-        let threshold = hedgeDurations.estimate
+        let hasSamples = hedgeDurations.count >= FetchHedging.minimumSamples
+        guard let threshold = hasSamples ? hedgeDurations.estimate : hedgePrior else { return }
         for item in visible where (displayPriorities[item] ?? .veryLow) >= .high && !metrics.ready[item] {
             loader.hedge(item, ifRunningLongerThan: threshold, at: time)
         }

@@ -56,9 +56,15 @@ package struct StrategyDriver<Loader: StrategyLoader> {
     var displayPriorities: [Int: FetchPriority] = [:]
     /// Whether visible cells' slow loads are hedged (`StrategyDriver+Hedging.swift`).
     package var hedgesSlowLoads: Bool
+    /// The hedging threshold before ``FetchHedging/minimumSamples`` loads
+    /// have landed (the first screen); `nil`: no hedge before then.
+    package var hedgePrior: Duration?
     /// The observed load durations whose p90 is the hedging threshold.
     var hedgeDurations = LoadDurationEstimator(quantile: 0.9, prior: .zero)
     var previousVisible: [Int] = []
+    /// Where the trace's motions land, told to `adaptive`'s planner on the
+    /// frames an app would know it (``AnnouncedLandings``); `nil`: not told.
+    var landings: AnnouncedLandings?
     /// The scroll velocity, measured as the runtime views measure it: the
     /// finite difference between two frames.
     var scrollVelocity = VelocityEstimator(timeConstant: .zero)
@@ -78,6 +84,7 @@ package struct StrategyDriver<Loader: StrategyLoader> {
         self.strategy = strategy
         self.issuesDisplayRequests = issuesDisplayRequests ?? (!strategy.loadsPages && strategy != .oracle)
         hedgesSlowLoads = strategy == .adaptive && AdaptiveSettings.hedgesSlowLoadsByDefault
+        hedgePrior = AdaptiveSettings.hedgePriorByDefault.map { .milliseconds($0) }
         visibility = FrameVisibility(scenario: scenario)
         layout = visibility.layout
         itemCount = layout.totalItemCount
@@ -88,6 +95,7 @@ package struct StrategyDriver<Loader: StrategyLoader> {
         loader = makeLoader(keys)
         metrics = RunMetrics(
             keys: keys, duration: scenario.trace.duration, itemBytes: { network.payloadBytes(forItem: $0) })
+        if strategy == .adaptive, AdaptiveSettings.announcesLandingsByDefault { landings = announcedLandings() }
         if let feed = visibility.feed {
             nested = NestedPlanning(strategy: strategy, feed: feed.feed)
         } else {
@@ -101,6 +109,22 @@ package struct StrategyDriver<Loader: StrategyLoader> {
         case .none, .all, .batch, .system, .nuke, .texture, .adaptive, .oracle:
             break
         }
+    }
+
+    /// Drives `adaptive` with `settings` instead of the shipped ones: the
+    /// policy, whether and when visible cells' slow loads are hedged, and
+    /// whether the planner is told where motions land.
+    package mutating func useAdaptiveSettings(_ settings: AdaptiveSettings) {
+        useAdaptivePolicy(settings.makePolicy())
+        hedgesSlowLoads = settings.hedgesSlowLoads
+        hedgePrior = settings.hedgePrior
+        landings = settings.announcesLandings ? announcedLandings() : nil
+    }
+
+    /// Where the trace's motions land, as an app would announce them.
+    func announcedLandings() -> AnnouncedLandings {
+        AnnouncedLandings(
+            trace: scenario.trace, maxOffset: max(0, layout.contentSize.height - scenario.viewport.height))
     }
 
     /// The time of frame `frame`.
@@ -233,8 +257,10 @@ package struct StrategyDriver<Loader: StrategyLoader> {
             if changed, case .now = self.window!.timingAfterChange(at: time) { settleWindow(at: time, arranged: false) }
         case .system, .texture, .nuke, .adaptive:
             guard var planner else { return }
+            let target = landings?.offset(at: time).map { Point(x: rect.minX, y: $0) }
             let update = planner.update(
-                ScrollFrame(visibleRect: rect, velocity: velocity, time: time), loadQueue: loader.loadQueue)
+                ScrollFrame(visibleRect: rect, velocity: velocity, time: time, targetOffset: target),
+                loadQueue: loader.loadQueue)
             self.planner = planner
             performPrefetches(
                 prefetch: update.prefetch.map { layout.flatIndex(of: $0) },

@@ -25,6 +25,16 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
     /// Whether a visible cell's load that has run past the p90 of observed
     /// load durations gets a second attempt (`AsyncFetcher(hedging: .afterP90)`).
     public var hedgesSlowLoads: Bool
+    /// With ``hedgesSlowLoads``: how long, in milliseconds, a visible cell's
+    /// load may run before it is hedged while fewer than
+    /// ``FetchHedging/minimumSamples`` loads have landed (the first screen,
+    /// when there is no p90 yet); `nil`: no hedge before then
+    /// (`AsyncFetcher(hedging: .afterP90WithPrior(.milliseconds(n)))`).
+    public var hedgePriorMilliseconds: Int?
+    /// Whether the planner is told where a motion lands, on generated
+    /// traces (``ScrollFrame/targetOffset``, as an app passes UIKit's
+    /// `targetContentOffset` and the targets of its own animated scrolls).
+    public var announcesLandings: Bool
 
     /// Whether the shipped `adaptive` strategy hedges: what `lookahead
     /// simulate` runs (see ``shipped(maxConcurrentLoads:)``).
@@ -38,6 +48,29 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
     /// except photos (+5).
     public static let hedgesSlowLoadsByDefault = true
 
+    /// The first screen's hedging prior the shipped `adaptive` strategy
+    /// uses: a visible cell's load that has run 34 ms (two frames) is
+    /// hedged, until three loads have landed.
+    ///
+    /// Before three loads land there is no p90 to hedge against, and every
+    /// blank left on `feed` is the first screen waiting for its slowest
+    /// responses; with log-normal latencies nothing tells the slow first
+    /// attempts apart while they run, so an early hedge pays. Not at once,
+    /// though: the hedges wait for slots ahead of the prefetches, and a flick
+    /// right after launch needs those. Sums of blank cell-frames over seeds
+    /// 1–6 without a prior → 0 ms → 34 ms: feed 387 → 366 → 370, fling
+    /// 1,292 → 1,255 → 1,218, jump 557 → 575 → 561; seeds 2–11: feed
+    /// 611 → 579 → 583, fling 2,514 → 2,580 → 2,485, jump 930 → 935 → 926.
+    /// It costs at most one request per first-screen cell: the hedge of a
+    /// load that lands first is dropped or cancelled.
+    public static let hedgePriorByDefault: Int? = 34
+
+    /// Whether the shipped `adaptive` strategy is told where a motion lands
+    /// on generated traces (``ScrollFrame/targetOffset``: a fling's at its
+    /// release, an animated jump's throughout), as an app passes UIKit's
+    /// `targetContentOffset` and its own scroll targets.
+    public static let announcesLandingsByDefault = true
+
     /// Creates settings.
     ///
     /// - Precondition: the margin, the resting window and the floor not
@@ -45,7 +78,8 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
     public init(
         marginMilliseconds: Int, restingLeadingScreens: Double, restingTrailingScreens: Double,
         restingFloorScreens: Double? = nil, maxReachScreens: Double, yieldsToLandingZone: Bool,
-        maxConcurrentLoads: Int, hedgesSlowLoads: Bool = false
+        maxConcurrentLoads: Int, hedgesSlowLoads: Bool = false, hedgePriorMilliseconds: Int? = nil,
+        announcesLandings: Bool = false
     ) {
         precondition(marginMilliseconds >= 0, "AdaptiveSettings: margin \(marginMilliseconds) ms")
         self.marginMilliseconds = marginMilliseconds
@@ -62,6 +96,11 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
         precondition(maxConcurrentLoads >= 1, "AdaptiveSettings: concurrency \(maxConcurrentLoads)")
         self.maxConcurrentLoads = maxConcurrentLoads
         self.hedgesSlowLoads = hedgesSlowLoads
+        precondition(
+            hedgePriorMilliseconds.map { $0 >= 0 } ?? true,
+            "AdaptiveSettings: hedge prior \(hedgePriorMilliseconds ?? 0) ms")
+        self.hedgePriorMilliseconds = hedgePriorMilliseconds
+        self.announcesLandings = announcesLandings
     }
 
     /// What `.adaptive` ships with, at a concurrency limit of `maxConcurrentLoads`.
@@ -73,7 +112,15 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
             restingTrailingScreens: policy.restingTrailingScreens, restingFloorScreens: policy.restingFloorScreens,
             maxReachScreens: policy.maxReachScreens,
             yieldsToLandingZone: policy.yieldsToLandingZone, maxConcurrentLoads: maxConcurrentLoads,
-            hedgesSlowLoads: hedgesSlowLoadsByDefault)
+            hedgesSlowLoads: hedgesSlowLoadsByDefault, hedgePriorMilliseconds: hedgePriorByDefault,
+            announcesLandings: announcesLandingsByDefault)
+    }
+
+    /// The hedging threshold before ``FetchHedging/minimumSamples`` loads
+    /// have landed, or `nil` when nothing is hedged then.
+    public var hedgePrior: Duration? {
+        guard hedgesSlowLoads else { return nil }
+        return hedgePriorMilliseconds.map { .milliseconds($0) }
     }
 
     /// The policy with these settings (the concurrency limit is the fetcher's, not the policy's).
@@ -99,8 +146,14 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
                 yieldsToLandingZone: \(yieldsToLandingZone),
                 maxReachScreens: \(Self.literal(maxReachScreens))\(floorArgument)))
         let fetcher = AsyncFetcher<Key, Value>(
-            maxConcurrentLoads: \(maxConcurrentLoads), hedging: \(hedgesSlowLoads ? ".afterP90" : ".off"), load: load)
+            maxConcurrentLoads: \(maxConcurrentLoads), hedging: \(hedgingLiteral), load: load)
         """
+    }
+
+    /// The fetcher's `hedging:` argument.
+    var hedgingLiteral: String {
+        guard hedgesSlowLoads else { return ".off" }
+        return hedgePriorMilliseconds.map { ".afterP90WithPrior(.milliseconds(\($0)))" } ?? ".afterP90"
     }
 
     /// The floor's argument line, when the window follows the reader's pace.
@@ -116,6 +169,7 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
             + "\(yieldsToLandingZone ? "yields to the landing zone" : "loads what a fling passes"), "
             + "\(maxConcurrentLoads) at once"
             + (hedgesSlowLoads ? ", hedges slow visible loads" : "")
+            + (hedgePrior.map { " (after \(Int($0 / .milliseconds(1))) ms before 3 have landed)" } ?? "")
     }
 
     /// A number as Swift source: `2.5`, `1.0`.

@@ -44,19 +44,37 @@ struct SimulatedHedgingTests {
         #expect(!starved.scheduler.isHedged(0))
     }
 
+    /// `adaptive` on the first `seconds` of built-in `name`, seed `seed`,
+    /// with `change` given `false`, then `true`.
+    func runs(
+        _ name: String, seed: UInt64, seconds: Int, _ change: (inout AdaptiveSettings, Bool) -> Void
+    ) -> (without: StrategyResult, with: StrategyResult, again: StrategyResult) {
+        let scenario = SimulationScenario.builtIn(named: name, seed: seed, duration: .seconds(seconds))!
+        let simulator = Simulator(scenario: scenario)
+        var settings = AdaptiveSettings.shipped(maxConcurrentLoads: scenario.maxConcurrentLoads)
+        change(&settings, false)
+        let without = simulator.run(adaptive: settings)
+        change(&settings, true)
+        return (without, simulator.run(adaptive: settings), simulator.run(adaptive: settings))
+    }
+
     @Test(arguments: [UInt64(1), 3])
     func hedgingRunsRepeatAndHedge(seed: UInt64) {
         // Given fling, adaptive with and without hedging
-        let scenario = SimulationScenario.builtIn(named: "fling", seed: seed, duration: .seconds(20))!
-        let simulator = Simulator(scenario: scenario)
-        var settings = AdaptiveSettings.shipped(maxConcurrentLoads: scenario.maxConcurrentLoads)
-        settings.hedgesSlowLoads = false
-        let without = simulator.run(adaptive: settings)
-        settings.hedgesSlowLoads = true
-        let with = simulator.run(adaptive: settings)
+        let (without, with, again) = runs("fling", seed: seed, seconds: 20) { $0.hedgesSlowLoads = $1 }
 
         // Then hedges were sent, and the run is the same every time
         #expect(with.requests > without.requests, "seed \(seed)")
-        #expect(simulator.run(adaptive: settings) == with, "seed \(seed)")
+        #expect(again == with, "seed \(seed)")
+    }
+
+    @Test(arguments: [UInt64(1), 4])
+    func aPriorHedgesTheFirstScreenBeforeAnyLoadLands(seed: UInt64) {
+        // Given feed's first seconds, adaptive hedging with no prior, then with a prior of zero
+        let (without, with, _) = runs("feed", seed: seed, seconds: 5) { $0.hedgePriorMilliseconds = $1 ? 0 : nil }
+
+        // Then the first screen's loads were hedged before three had landed, and it filled sooner
+        #expect(with.requests > without.requests, "seed \(seed)")
+        #expect(with.blankCellFrames < without.blankCellFrames, "seed \(seed)")
     }
 }

@@ -156,6 +156,25 @@ struct AsyncFetcherHedgingTests {
         await fetcher.waitUntilIdle()
     }
 
+    @Test func afterP90WithPriorHedgesTheFirstLoadsAfterThePrior() async {
+        // Given a fetcher hedging after the p90, or after 50 ms before any load has landed
+        let loader = Loader()
+        let clock = ManualClock()
+        let fetcher = makeFetcher(loader, clock: clock, hedging: .afterP90WithPrior(.milliseconds(50)))
+
+        // When the first display load runs 50 ms
+        fetcher.fetchAsync(0, priority: .high)
+        await loader.gate.waitForStarts(1)
+        await clock.waitForSleepers(count: 1)
+        clock.advance(by: .milliseconds(50))
+
+        // Then it is hedged, with no duration observed yet
+        await loader.gate.waitForStarts(2)
+        #expect(loader.gate.started.last == Attempt(key: 0, number: 2))
+        loader.gate.succeed(Attempt(key: 0, number: 1), with: "")
+        await fetcher.waitUntilIdle()
+    }
+
     @Test func withNoFreeSlotTheHedgeWaitsForOne() async {
         // Given both slots taken by display loads past their threshold
         let loader = Loader()
