@@ -71,53 +71,41 @@ public struct PolicyTuner: Sendable {
 
     /// One knob and the values the search tries.
     public struct Axis: Sendable {
+        /// What the knob is called in reports.
         public var name: String
         /// The settings with this knob at each of its values, the others as given.
         public var variants: @Sendable (AdaptiveSettings) -> [AdaptiveSettings]
+
+        /// An axis of any variants.
+        public init(name: String, variants: @escaping @Sendable (AdaptiveSettings) -> [AdaptiveSettings]) {
+            self.name = name
+            self.variants = variants
+        }
+
+        /// The axis that sets one setting to each of `values`.
+        public init<Value: Sendable>(
+            name: String, _ setting: any WritableKeyPath<AdaptiveSettings, Value> & Sendable, values: [Value]
+        ) {
+            self.init(name: name) { base in
+                values.map { value in
+                    var settings = base
+                    settings[keyPath: setting] = value
+                    return settings
+                }
+            }
+        }
     }
 
     /// The knobs searched and their values.
     public static let axes: [Axis] = [
-        Axis(name: "margin") { base in
-            [0, 150, 300, 600].map {
-                var s = base; s.marginMilliseconds = $0; return s
-            }
-        },
-        Axis(name: "resting leading screens") { base in
-            [0.5, 1, 1.5, 2.5].map {
-                var s = base; s.restingLeadingScreens = $0; return s
-            }
-        },
-        Axis(name: "resting trailing screens") { base in
-            [0.25, 0.75, 1.5].map {
-                var s = base; s.restingTrailingScreens = $0; return s
-            }
-        },
-        Axis(name: "resting floor (the reader's pace)") { base in
-            [nil, 1.5, 1].map {
-                var s = base; s.restingFloorScreens = $0; return s
-            }
-        },
-        Axis(name: "reach") { base in
-            [3, 6, 10].map {
-                var s = base; s.maxReachScreens = $0; return s
-            }
-        },
-        Axis(name: "yields to the landing zone") { base in
-            [true, false].map {
-                var s = base; s.yieldsToLandingZone = $0; return s
-            }
-        },
-        Axis(name: "concurrency") { base in
-            [4, 6, 8].map {
-                var s = base; s.maxConcurrentLoads = $0; return s
-            }
-        },
-        Axis(name: "hedging") { base in
-            [false, true].map {
-                var s = base; s.hedgesSlowLoads = $0; return s
-            }
-        },
+        Axis(name: "margin", \.marginMilliseconds, values: [0, 150, 300, 600]),
+        Axis(name: "resting leading screens", \.restingLeadingScreens, values: [0.5, 1, 1.5, 2.5]),
+        Axis(name: "resting trailing screens", \.restingTrailingScreens, values: [0.25, 0.75, 1.5]),
+        Axis(name: "resting floor (the reader's pace)", \.restingFloorScreens, values: [nil, 1.5, 1]),
+        Axis(name: "reach", \.maxReachScreens, values: [3, 6, 10]),
+        Axis(name: "yields to the landing zone", \.yieldsToLandingZone, values: [true, false]),
+        Axis(name: "concurrency", \.maxConcurrentLoads, values: [4, 6, 8]),
+        Axis(name: "hedging", \.hedgesSlowLoads, values: [false, true]),
     ]
 
     /// The largest waste ratio a recommendation may have.
