@@ -51,52 +51,58 @@ struct SimulatorTests {
         return blank
     }
 
-    @Test func withoutLimitsTheOracleReachesTheAnalyticBoundAndNothingBeatsIt() {
-        // Given unlimited concurrency and bandwidth, seeded log-normal latencies
-        let seed: UInt64 = 11
-        let subject = scenario(
-            latency: .logNormal(median: .milliseconds(300), p99: .seconds(2)), concurrency: 100_000,
-            trace: linearTrace(distance: 12_000, seconds: 10), seed: seed)
-        let bound = analyticLowerBound(subject)
-        let hedgedBound = analyticLowerBound(subject, hedging: true)
-        #expect(hedgedBound > 0)
+    @Test func withoutLimitsTheOracleReachesTheAnalyticBoundAndNothingBeatsIt() async {
+        await onOwnThread {
+            // Given unlimited concurrency and bandwidth, seeded log-normal latencies
+            let seed: UInt64 = 11
+            let subject = scenario(
+                latency: .logNormal(median: .milliseconds(300), p99: .seconds(2)), concurrency: 100_000,
+                trace: linearTrace(distance: 12_000, seconds: 10), seed: seed)
+            let bound = analyticLowerBound(subject)
+            let hedgedBound = analyticLowerBound(subject, hedging: true)
+            #expect(hedgedBound > 0)
 
-        // When every strategy runs
-        let simulator = Simulator(scenario: subject)
-        let results = SimulationStrategy.allCases.map { simulator.run($0) }
+            // When every strategy runs
+            let simulator = Simulator(scenario: subject)
+            let results = SimulationStrategy.allCases.map { simulator.run($0) }
 
-        // Then the oracle, hedging where attempt 1 lands first, meets the hedged
-        // bound exactly and no strategy that loads items goes below it, nor below
-        // the one-attempt bound if it does not hedge (a page is one request for
-        // many items, with one latency: the bound, per item, does not apply to it)
-        let oracle = results.first { $0.name == "oracle" }!
-        #expect(oracle.blankCellFrames == hedgedBound, "seed \(seed)")
-        for result in results where !SimulationStrategy(rawValue: result.name)!.loadsPages {
-            let hedges = result.name == "oracle" || result.name == "adaptive"
-            #expect(result.blankCellFrames >= (hedges ? hedgedBound : bound), "\(result.name), seed \(seed)")
+            // Then the oracle, hedging where attempt 1 lands first, meets the hedged
+            // bound exactly and no strategy that loads items goes below it, nor below
+            // the one-attempt bound if it does not hedge (a page is one request for
+            // many items, with one latency: the bound, per item, does not apply to it)
+            let oracle = results.first { $0.name == "oracle" }!
+            #expect(oracle.blankCellFrames == hedgedBound, "seed \(seed)")
+            for result in results where !SimulationStrategy(rawValue: result.name)!.loadsPages {
+                let hedges = result.name == "oracle" || result.name == "adaptive"
+                #expect(result.blankCellFrames >= (hedges ? hedgedBound : bound), "\(result.name), seed \(seed)")
+            }
         }
     }
 
-    @Test func everyStrategySeesTheSameVisibleCellFrames() {
-        let subject = scenario(
-            latency: .logNormal(median: .milliseconds(120), p99: .milliseconds(800)),
-            bandwidth: .bitsPerSecond(2_000_000), concurrency: 3,
-            trace: ScrollTraceGenerator(
-                seed: 5, style: .flinging, duration: .seconds(20), contentHeight: 30_000, viewportHeight: 844
-            ).makeTrace())
-        let simulator = Simulator(scenario: subject)
-        let visible = Set(SimulationStrategy.allCases.map { simulator.run($0).visibleCellFrames })
-        #expect(visible.count == 1)
-        #expect(visible.first! > 0)
+    @Test func everyStrategySeesTheSameVisibleCellFrames() async {
+        await onOwnThread {
+            let subject = scenario(
+                latency: .logNormal(median: .milliseconds(120), p99: .milliseconds(800)),
+                bandwidth: .bitsPerSecond(2_000_000), concurrency: 3,
+                trace: ScrollTraceGenerator(
+                    seed: 5, style: .flinging, duration: .seconds(20), contentHeight: 30_000, viewportHeight: 844
+                ).makeTrace())
+            let simulator = Simulator(scenario: subject)
+            let visible = Set(SimulationStrategy.allCases.map { simulator.run($0).visibleCellFrames })
+            #expect(visible.count == 1)
+            #expect(visible.first! > 0)
+        }
     }
 
-    @Test func loadingEverythingInstantlyLeavesNoBlank() {
-        let subject = scenario(
-            latency: .fixed(.zero), concurrency: 100_000, trace: linearTrace(distance: 20_000, seconds: 5))
-        let result = Simulator(scenario: subject).run(.all)
-        #expect(result.blankCellFrames == 0)
-        #expect(result.visibleCellFrames > 0)
-        #expect(result.ttcMaxMs == 0)
+    @Test func loadingEverythingInstantlyLeavesNoBlank() async {
+        await onOwnThread {
+            let subject = scenario(
+                latency: .fixed(.zero), concurrency: 100_000, trace: linearTrace(distance: 20_000, seconds: 5))
+            let result = Simulator(scenario: subject).run(.all)
+            #expect(result.blankCellFrames == 0)
+            #expect(result.visibleCellFrames > 0)
+            #expect(result.ttcMaxMs == 0)
+        }
     }
 
     /// Six rows of 400 pt seen through a 400 pt viewport at 10 frames per
@@ -115,49 +121,53 @@ struct SimulatorTests {
             maxConcurrentLoads: 6, trace: trace)
     }
 
-    @Test func aHandComputedScenarioGivesExactlyTheExpectedNumbers() {
-        // Loading on display: row 0 is blank at 0, 100, 200 ms (ready at 250);
-        // row 1, asked for at 300 ms, is blank at 300 and 400 (ready at 450).
-        let none = Simulator(scenario: tinyScenario()).run(.none)
-        #expect(none.visibleCellFrames == 12)
-        #expect(none.blankCellFrames == 5)
-        #expect(none.ttcP50Ms == 150)
-        #expect(none.ttcMaxMs == 250)
-        #expect(none.requests == 2)
-        #expect(none.completedLoads == 2)
-        #expect(none.wastedLoads == 0)
-        #expect(none.bytes == 2_000)
+    @Test func aHandComputedScenarioGivesExactlyTheExpectedNumbers() async {
+        await onOwnThread {
+            // Loading on display: row 0 is blank at 0, 100, 200 ms (ready at 250);
+            // row 1, asked for at 300 ms, is blank at 300 and 400 (ready at 450).
+            let none = Simulator(scenario: tinyScenario()).run(.none)
+            #expect(none.visibleCellFrames == 12)
+            #expect(none.blankCellFrames == 5)
+            #expect(none.ttcP50Ms == 150)
+            #expect(none.ttcMaxMs == 250)
+            #expect(none.requests == 2)
+            #expect(none.completedLoads == 2)
+            #expect(none.wastedLoads == 0)
+            #expect(none.bytes == 2_000)
 
-        // The oracle knows row 0 cannot arrive (250 ms) before it leaves the
-        // screen (last shown at 200 ms), so it asks only for row 1, which is
-        // ready at 150 ms, before it shows. Row 0's appearance ends blank
-        // after the 300 ms it was on screen.
-        let oracle = Simulator(scenario: tinyScenario()).run(.oracle)
-        #expect(oracle.blankCellFrames == 3)
-        #expect(oracle.ttcMaxMs == 300)
-        #expect(oracle.requests == 1)
+            // The oracle knows row 0 cannot arrive (250 ms) before it leaves the
+            // screen (last shown at 200 ms), so it asks only for row 1, which is
+            // ready at 150 ms, before it shows. Row 0's appearance ends blank
+            // after the 300 ms it was on screen.
+            let oracle = Simulator(scenario: tinyScenario()).run(.oracle)
+            #expect(oracle.blankCellFrames == 3)
+            #expect(oracle.ttcMaxMs == 300)
+            #expect(oracle.requests == 1)
 
-        // Loading everything wastes the four rows never shown (loaded at 1 s).
-        let all = Simulator(scenario: tinyScenario()).run(.all)
-        #expect(all.blankCellFrames == 3)
-        #expect(all.completedLoads == 6)
-        #expect(all.wastedLoads == 4)
-        #expect(abs(all.wasteRatio - 4.0 / 6.0) < 1e-12)
+            // Loading everything wastes the four rows never shown (loaded at 1 s).
+            let all = Simulator(scenario: tinyScenario()).run(.all)
+            #expect(all.blankCellFrames == 3)
+            #expect(all.completedLoads == 6)
+            #expect(all.wastedLoads == 4)
+            #expect(abs(all.wasteRatio - 4.0 / 6.0) < 1e-12)
+        }
     }
 
-    @Test func aStrategyBeatingTheOracleIsReported() {
-        func result(_ name: String, blank: Int) -> StrategyResult {
-            var result = Simulator(scenario: tinyScenario()).run(.none)
-            result.name = name
-            result.blankCellFrames = blank
-            return result
+    @Test func aStrategyBeatingTheOracleIsReported() async {
+        await onOwnThread {
+            func result(_ name: String, blank: Int) -> StrategyResult {
+                var result = Simulator(scenario: tinyScenario()).run(.none)
+                result.name = name
+                result.blankCellFrames = blank
+                return result
+            }
+            let findings = SimulationReport.Scenario.findings(for: [
+                result("oracle", blank: 100), result("system", blank: 120), result("texture", blank: 90),
+            ])
+            #expect(findings.count == 1)
+            #expect(findings.first?.contains("texture beats the oracle") == true)
+            #expect(findings.first?.contains("10 fewer") == true)
         }
-        let findings = SimulationReport.Scenario.findings(for: [
-            result("oracle", blank: 100), result("system", blank: 120), result("texture", blank: 90),
-        ])
-        #expect(findings.count == 1)
-        #expect(findings.first?.contains("texture beats the oracle") == true)
-        #expect(findings.first?.contains("10 fewer") == true)
     }
 
     @Test func theSameSeedGivesByteIdenticalJSON() throws {
@@ -175,48 +185,54 @@ struct SimulatorTests {
     }
 
     @Test(arguments: [1, 2, 3] as [UInt64])
-    func theAdaptivePolicyLeavesFewerBlanksThanUIKitsWindowInFlings(seed: UInt64) {
-        // Given 20 s of long flings with reversals over the feed's table
-        let scenario = SimulationScenario.builtIn(named: "fling", seed: seed, duration: .seconds(20))!
-        let simulator = Simulator(scenario: scenario)
+    func theAdaptivePolicyLeavesFewerBlanksThanUIKitsWindowInFlings(seed: UInt64) async {
+        await onOwnThread {
+            // Given 20 s of long flings with reversals over the feed's table
+            let scenario = SimulationScenario.builtIn(named: "fling", seed: seed, duration: .seconds(20))!
+            let simulator = Simulator(scenario: scenario)
 
-        // When UIKit's window and the adaptive policy both run
-        let system = simulator.run(.system)
-        let adaptive = simulator.run(.adaptive)
+            // When UIKit's window and the adaptive policy both run
+            let system = simulator.run(.system)
+            let adaptive = simulator.run(.adaptive)
 
-        // Then the adaptive policy leaves fewer blank cell-frames
-        #expect(adaptive.blankCellFrames < system.blankCellFrames, "seed \(seed)")
-    }
-
-    @Test func pagesAskedForAPageAheadSpareTheWaitAtTheBottom() {
-        // Given a steady scroll through 300 rows at 30 rows a second, pages of
-        // 15 that take 200 ms whatever their size
-        let subject = scenario(
-            rows: 300, latency: .fixed(.milliseconds(200)), concurrency: 6,
-            trace: linearTrace(distance: 300 * 100 - 844, seconds: 9))
-        let simulator = Simulator(scenario: subject)
-
-        // When the tutorial's trigger (the last row is shown) and a page of prefetch distance both run
-        let batch = simulator.run(.batch)
-        let paged = simulator.run(.pagedFixed)
-
-        // Then the tutorial waits at the bottom of every page; a page ahead
-        // waits only for the first page, like everyone
-        #expect(batch.bottomWaitMs > 1_000)
-        #expect(paged.bottomWaitMs < batch.bottomWaitMs / 2)
-        #expect(paged.blankCellFrames < batch.blankCellFrames / 2)
-        // and both load pages, not rows: 20 pages, and the request that finds the end
-        #expect(batch.requests <= 21)
-        #expect(paged.requests <= 21)
-        // while the other strategies have no bottom to wait at
-        #expect(simulator.run(.system).bottomWaitMs == 0)
-    }
-
-    @Test func everyBuiltInScenarioExists() {
-        for name in SimulationScenario.builtInNames {
-            let scenario = SimulationScenario.builtIn(named: name, seed: 1, duration: .seconds(2))
-            #expect(scenario != nil, "\(name)")
+            // Then the adaptive policy leaves fewer blank cell-frames
+            #expect(adaptive.blankCellFrames < system.blankCellFrames, "seed \(seed)")
         }
-        #expect(SimulationScenario.builtIn(named: "nope", seed: 1) == nil)
+    }
+
+    @Test func pagesAskedForAPageAheadSpareTheWaitAtTheBottom() async {
+        await onOwnThread {
+            // Given a steady scroll through 300 rows at 30 rows a second, pages of
+            // 15 that take 200 ms whatever their size
+            let subject = scenario(
+                rows: 300, latency: .fixed(.milliseconds(200)), concurrency: 6,
+                trace: linearTrace(distance: 300 * 100 - 844, seconds: 9))
+            let simulator = Simulator(scenario: subject)
+
+            // When the tutorial's trigger (the last row is shown) and a page of prefetch distance both run
+            let batch = simulator.run(.batch)
+            let paged = simulator.run(.pagedFixed)
+
+            // Then the tutorial waits at the bottom of every page; a page ahead
+            // waits only for the first page, like everyone
+            #expect(batch.bottomWaitMs > 1_000)
+            #expect(paged.bottomWaitMs < batch.bottomWaitMs / 2)
+            #expect(paged.blankCellFrames < batch.blankCellFrames / 2)
+            // and both load pages, not rows: 20 pages, and the request that finds the end
+            #expect(batch.requests <= 21)
+            #expect(paged.requests <= 21)
+            // while the other strategies have no bottom to wait at
+            #expect(simulator.run(.system).bottomWaitMs == 0)
+        }
+    }
+
+    @Test func everyBuiltInScenarioExists() async {
+        await onOwnThread {
+            for name in SimulationScenario.builtInNames {
+                let scenario = SimulationScenario.builtIn(named: name, seed: 1, duration: .seconds(2))
+                #expect(scenario != nil, "\(name)")
+            }
+            #expect(SimulationScenario.builtIn(named: "nope", seed: 1) == nil)
+        }
     }
 }

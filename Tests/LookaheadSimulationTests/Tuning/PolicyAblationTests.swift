@@ -7,25 +7,27 @@ import Testing
 /// switched, run as `lookahead tune` runs a setting.
 @Suite(.timeLimit(.minutes(2)))
 struct PolicyAblationTests {
-    @Test func eachRowIsTheShippedRunWithItsMechanismSwitched() {
-        // Given feed, seed 1
-        let ablation = PolicyAblation(scenarios: ["feed"], seeds: [1])
-        let cells = ablation.run()
+    @Test func eachRowIsTheShippedRunWithItsMechanismSwitched() async {
+        await onOwnThread {
+            // Given feed, seed 1
+            let ablation = PolicyAblation(scenarios: ["feed"], seeds: [1])
+            let cells = ablation.run()
 
-        // Then the shipped row is the shipped settings' run, and every other row the run of its own settings
-        let scenario = SimulationScenario.builtIn(named: "feed", seed: 1)!
-        let simulator = Simulator(scenario: scenario)
-        let shipped = AdaptiveSettings.shipped(maxConcurrentLoads: scenario.maxConcurrentLoads)
-        for (row, mechanism) in PolicyAblation.mechanisms.enumerated() {
-            let result = simulator.run(adaptive: mechanism.apply(shipped))
-            #expect(cells[row][0].blankCellFrames == result.blankCellFrames, "\(mechanism.name)")
-            #expect(cells[row][0].requests == result.requests, "\(mechanism.name)")
+            // Then the shipped row is the shipped settings' run, and every other row the run of its own settings
+            let scenario = SimulationScenario.builtIn(named: "feed", seed: 1)!
+            let simulator = Simulator(scenario: scenario)
+            let shipped = AdaptiveSettings.shipped(maxConcurrentLoads: scenario.maxConcurrentLoads)
+            for (row, mechanism) in PolicyAblation.mechanisms.enumerated() {
+                let result = simulator.run(adaptive: mechanism.apply(shipped))
+                #expect(cells[row][0].blankCellFrames == result.blankCellFrames, "\(mechanism.name)")
+                #expect(cells[row][0].requests == result.requests, "\(mechanism.name)")
+            }
+            // And each row but the first changes its setting
+            for mechanism in PolicyAblation.mechanisms.dropFirst() {
+                #expect(mechanism.apply(shipped) != shipped, "\(mechanism.name)")
+            }
+            // And the table has a header, a rule and a line per mechanism
+            #expect(ablation.markdown(cells).split(separator: "\n").count == PolicyAblation.mechanisms.count + 2)
         }
-        // And each row but the first changes its setting
-        for mechanism in PolicyAblation.mechanisms.dropFirst() {
-            #expect(mechanism.apply(shipped) != shipped, "\(mechanism.name)")
-        }
-        // And the table has a header, a rule and a line per mechanism
-        #expect(ablation.markdown(cells).split(separator: "\n").count == PolicyAblation.mechanisms.count + 2)
     }
 }
