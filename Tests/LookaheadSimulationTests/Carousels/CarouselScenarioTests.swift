@@ -7,7 +7,7 @@ import Testing
 /// The `carousels` scenario: visibility that follows each row's horizontal
 /// offset, the same in the simulator's count and the oracle's future, and
 /// the lower bound under every strategy.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct CarouselScenarioTests {
     let viewport = Size(width: 390, height: 844)
 
@@ -68,7 +68,7 @@ struct CarouselScenarioTests {
 
     @Test(arguments: [1, 3, 4] as [UInt64])
     func theSimulatorCountsTheVisibleCellFramesOfTheFrameLoop(seed: UInt64) async {
-        await onOwnThread {
+        await onHeavyTestThread {
             // Given a short built-in carousels run
             let subject = swipingScenario(seed: seed)
             let visibility = ScenarioVisibility(scenario: subject)
@@ -89,7 +89,7 @@ struct CarouselScenarioTests {
 
     @Test(arguments: [1, 2, 3] as [UInt64])
     func noStrategyGoesUnderTheLowerBoundAndAdaptiveBeatsSystem(seed: UInt64) async {
-        await onOwnThread {
+        await onHeavyTestThread {
             // Given a short built-in carousels run
             let subject = SimulationScenario.builtIn(named: "carousels", seed: seed, duration: .seconds(15))!
             // With hedges allowed, as the reports compute it: adaptive hedges

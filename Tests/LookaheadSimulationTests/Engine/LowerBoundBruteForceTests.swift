@@ -26,7 +26,7 @@ import Testing
 /// 122/124, 79/80, 67/82, 89/102, 124/132, the oracle at the best on four
 /// and within 4 % on the others (126, 137). `OracleHedgingTests` does the
 /// same with hedges.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct LowerBoundBruteForceTests {
     func linearTrace(distance: Double, seconds: Double) -> ScrollTrace {
         let frames = Int(seconds * 60)
@@ -80,7 +80,7 @@ struct LowerBoundBruteForceTests {
 
     @Test(arguments: [UInt64(1), 2, 3, 4, 5, 6, 7, 8])
     func theBoundIsUnderEveryScheduleAndTheOracleNearTheBest(seed: UInt64) async {
-        await onOwnThread {
+        await onHeavyTestThread {
             // Given a small instance with two slots and a shared link
             check(instance(seed: seed), seed: seed)
         }
@@ -91,7 +91,7 @@ struct LowerBoundBruteForceTests {
     /// must be released several transfers ahead of its own.
     @Test(arguments: [UInt64(9), 10, 11, 12, 13, 14])
     func withThreeSlotsAndLongLatenciesTheBoundIsUnderEveryScheduleAndTheOracleNearTheBest(seed: UInt64) async {
-        await onOwnThread {
+        await onHeavyTestThread {
             // Given a small instance with three slots, a shared link and long latencies
             check(instance(seed: seed, slots: 3, latencies: 30...600), seed: seed)
         }

@@ -19,7 +19,7 @@ struct LowerBoundTests {
     }
 
     @Test func withoutLimitsTheBoundIsTheLatencyBoundAndTheOracleMeetsIt() async {
-        await onOwnThread {
+        await onHeavyTestThread {
             // Given unlimited concurrency and bandwidth
             let scenario = SimulationScenario(
                 name: "unlimited", layout: .list(rowHeights: Array(repeating: 100, count: 200)), viewport: viewport,
@@ -41,7 +41,7 @@ struct LowerBoundTests {
 
     @Test(arguments: [UInt64(1), 2, 3])
     func allowingHedgesLowersTheBoundToTheFasterOfTwoAttempts(seed: UInt64) async {
-        await onOwnThread {
+        await onHeavyTestThread {
             // Given log-normal latencies (each attempt draws its own) and no other limit
             let scenario = SimulationScenario(
                 name: "hedged", layout: .list(rowHeights: Array(repeating: 100, count: 200)), viewport: viewport,
@@ -73,10 +73,10 @@ struct LowerBoundTests {
 
     @Test(arguments: [UInt64(1), 2, 3])
     func noPerItemStrategyGoesUnderTheBound(seed: UInt64) async {
-        await onOwnThread {
+        await onHeavyTestThread {
             for name in SimulationScenario.builtInNames {
                 // Given a short run of a built-in scenario
-                let short = SimulationScenario.builtIn(named: name, seed: seed, duration: .seconds(12))!
+                let short = SimulationScenario.builtIn(named: name, seed: seed, duration: .seconds(6))!
                 let scenario = short
                 let plain = LowerBound(scenario: short)
                 let hedged = LowerBound(scenario: short, allowsHedging: true)
@@ -101,7 +101,7 @@ struct LowerBoundTests {
     /// order of every subset gives the true optimum of a small instance.
     @Test(arguments: [UInt64(1), 2, 3, 4, 5, 6])
     func theBoundIsAtMostTheBruteForceOptimumWhichIsAtMostTheOracle(seed: UInt64) async {
-        await onOwnThread {
+        await onHeavyTestThread {
             // Given six rows scrolled past a two-row viewport, one slot, a slow link
             var random = TraceRandom(seed: seed)
             let heights = (0..<6).map { _ in Double(Int.random(in: 80...160, using: &random)) }

@@ -6,7 +6,7 @@ import Testing
 /// The oracle's hedges: the model's choice, the simulator running what the
 /// model predicts, and the bound and the oracle against every schedule of
 /// small instances, hedging choices included.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct OracleHedgingTests {
     /// `rows` rows of random heights scrolled past a two-row viewport, long-tailed
     /// latencies drawn per attempt (so a hedge may land first), `slots`
@@ -68,7 +68,7 @@ struct OracleHedgingTests {
 
     @Test(arguments: [UInt64(1), 2, 3, 4, 5, 6])
     func withTwoSlotsTheHedgedBoundIsUnderEveryScheduleAndTheOracleNearTheBest(seed: UInt64) async {
-        await onOwnThread {
+        await onHeavyTestThread {
             // Given four rows, two slots, a shared link and latencies drawn per attempt
             check(instance(seed: seed, slots: 2, rows: 4), seed: seed)
         }
@@ -77,7 +77,7 @@ struct OracleHedgingTests {
     /// Five rows: about 7 s a case in a debug build, so two seeds.
     @Test(arguments: [UInt64(2), 13])
     func withFiveRowsTheHedgedBoundIsUnderEveryScheduleAndTheOracleNearTheBest(seed: UInt64) async {
-        await onOwnThread {
+        await onHeavyTestThread {
             // Given five rows, two slots, a shared link and latencies drawn per attempt
             check(instance(seed: seed, slots: 2), seed: seed)
         }
@@ -85,7 +85,7 @@ struct OracleHedgingTests {
 
     @Test(arguments: [UInt64(7), 8, 9, 10, 11, 12])
     func withThreeSlotsAndFailingAttemptsTheHedgedBoundIsUnderEveryScheduleAndTheOracleNearTheBest(seed: UInt64) async {
-        await onOwnThread {
+        await onHeavyTestThread {
             // Given four rows, three slots, and attempts that fail (a hedge may race a failing first attempt)
             check(instance(seed: seed, slots: 3, rows: 4, failureRate: 0.2), seed: seed)
         }
@@ -112,7 +112,7 @@ struct OracleHedgingTests {
 
     @Test(arguments: [UInt64(1), 2, 3, 4, 5])
     func theModelPredictsWhatTheSimulatorShowsForHedgedOrders(seed: UInt64) async {
-        await onOwnThread {
+        await onHeavyTestThread {
             // Given a random list scrolled over a shared link with three slots and long-tailed latencies
             let scenario = OracleTimelineTests().randomList(seed: seed, p99: .milliseconds(600))
             let visibility = ScenarioVisibility(scenario: scenario)
@@ -134,7 +134,7 @@ struct OracleHedgingTests {
     }
 
     @Test func aHedgeThatLandsFirstIsSentAndShowsMore() async {
-        await onOwnThread {
+        await onHeavyTestThread {
             // Given one row on screen for a second, two slots, and a seed whose
             // attempt 1 for item 0 lands well before attempt 0
             let scenario = (UInt64(1)...).lazy.map { seed in

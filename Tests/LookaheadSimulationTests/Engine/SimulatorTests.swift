@@ -4,7 +4,7 @@ import Testing
 
 @testable import LookaheadSimulation
 
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(3)))
 struct SimulatorTests {
     let viewport = Size(width: 390, height: 844)
 
@@ -52,7 +52,7 @@ struct SimulatorTests {
     }
 
     @Test func withoutLimitsTheOracleReachesTheAnalyticBoundAndNothingBeatsIt() async {
-        await onOwnThread {
+        await onHeavyTestThread {
             // Given unlimited concurrency and bandwidth, seeded log-normal latencies
             let seed: UInt64 = 11
             let subject = scenario(
@@ -80,7 +80,7 @@ struct SimulatorTests {
     }
 
     @Test func everyStrategySeesTheSameVisibleCellFrames() async {
-        await onOwnThread {
+        await onHeavyTestThread {
             let subject = scenario(
                 latency: .logNormal(median: .milliseconds(120), p99: .milliseconds(800)),
                 bandwidth: .bitsPerSecond(2_000_000), concurrency: 3,
@@ -95,7 +95,7 @@ struct SimulatorTests {
     }
 
     @Test func loadingEverythingInstantlyLeavesNoBlank() async {
-        await onOwnThread {
+        await onHeavyTestThread {
             let subject = scenario(
                 latency: .fixed(.zero), concurrency: 100_000, trace: linearTrace(distance: 20_000, seconds: 5))
             let result = Simulator(scenario: subject).run(.all)
@@ -122,7 +122,7 @@ struct SimulatorTests {
     }
 
     @Test func aHandComputedScenarioGivesExactlyTheExpectedNumbers() async {
-        await onOwnThread {
+        await onHeavyTestThread {
             // Loading on display: row 0 is blank at 0, 100, 200 ms (ready at 250);
             // row 1, asked for at 300 ms, is blank at 300 and 400 (ready at 450).
             let none = Simulator(scenario: tinyScenario()).run(.none)
@@ -154,7 +154,7 @@ struct SimulatorTests {
     }
 
     @Test func aStrategyBeatingTheOracleIsReported() async {
-        await onOwnThread {
+        await onHeavyTestThread {
             func result(_ name: String, blank: Int) -> StrategyResult {
                 var result = Simulator(scenario: tinyScenario()).run(.none)
                 result.name = name
@@ -186,7 +186,7 @@ struct SimulatorTests {
 
     @Test(arguments: [1, 2, 3] as [UInt64])
     func theAdaptivePolicyLeavesFewerBlanksThanUIKitsWindowInFlings(seed: UInt64) async {
-        await onOwnThread {
+        await onHeavyTestThread {
             // Given 20 s of long flings with reversals over the feed's table
             let scenario = SimulationScenario.builtIn(named: "fling", seed: seed, duration: .seconds(20))!
             let simulator = Simulator(scenario: scenario)
@@ -201,7 +201,7 @@ struct SimulatorTests {
     }
 
     @Test func pagesAskedForAPageAheadSpareTheWaitAtTheBottom() async {
-        await onOwnThread {
+        await onHeavyTestThread {
             // Given a steady scroll through 300 rows at 30 rows a second, pages of
             // 15 that take 200 ms whatever their size
             let subject = scenario(
@@ -227,7 +227,7 @@ struct SimulatorTests {
     }
 
     @Test func everyBuiltInScenarioExists() async {
-        await onOwnThread {
+        await onHeavyTestThread {
             for name in SimulationScenario.builtInNames {
                 let scenario = SimulationScenario.builtIn(named: name, seed: 1, duration: .seconds(2))
                 #expect(scenario != nil, "\(name)")

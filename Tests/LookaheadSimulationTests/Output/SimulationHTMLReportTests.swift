@@ -3,7 +3,7 @@ import Testing
 
 @testable import LookaheadSimulation
 
-@Suite("HTML report and its replay timelines", .timeLimit(.minutes(1)))
+@Suite("HTML report and its replay timelines", .timeLimit(.minutes(3)))
 struct SimulationHTMLReportTests {
     /// What the page's script does: per frame, the visible items whose data was not there yet.
     func counted(_ timeline: ReplayTimeline, _ strand: ReplayTimeline.Strand) -> Int {
@@ -22,19 +22,21 @@ struct SimulationHTMLReportTests {
     @Test(
         "counting blank frames from the timeline gives the simulator's count, for every strategy",
         arguments: ["photos", "fling", "carousels"])
-    func timelineCountsMatchTheSimulator(name: String) throws {
-        let seed: UInt64 = 5
-        let scenario = try #require(SimulationScenario.builtIn(named: name, seed: seed, duration: .seconds(8)))
-        let suite = SimulationSuite(seed: seed, scenarios: [scenario], strategies: SimulationStrategy.allCases)
-        let (report, timelines) = suite.run(keepingTimelines: true)
-        let timeline = try #require(timelines.first)
-        #expect(timeline.offsets.count == Int((scenario.trace.duration / (.seconds(1) / scenario.frameRate))) + 1)
-        for (strand, result) in zip(timeline.strands, report.scenarios[0].strategies) {
-            #expect(strand.name == result.name)
-            #expect(counted(timeline, strand) == result.blankCellFrames, "\(name) \(strand.name), seed \(seed)")
+    func timelineCountsMatchTheSimulator(name: String) async throws {
+        try await onHeavyTestThread {
+            let seed: UInt64 = 5
+            let scenario = try #require(SimulationScenario.builtIn(named: name, seed: seed, duration: .seconds(8)))
+            let suite = SimulationSuite(seed: seed, scenarios: [scenario], strategies: SimulationStrategy.allCases)
+            let (report, timelines) = suite.run(keepingTimelines: true)
+            let timeline = try #require(timelines.first)
+            #expect(timeline.offsets.count == Int((scenario.trace.duration / (.seconds(1) / scenario.frameRate))) + 1)
+            for (strand, result) in zip(timeline.strands, report.scenarios[0].strategies) {
+                #expect(strand.name == result.name)
+                #expect(counted(timeline, strand) == result.blankCellFrames, "\(name) \(strand.name), seed \(seed)")
+            }
+            // A run keeping no timelines gives the same report.
+            #expect(suite.run() == report)
         }
-        // A run keeping no timelines gives the same report.
-        #expect(suite.run() == report)
     }
 
     @Test("a swiped carousel's items are drawn where its row's offset puts them: on screen whenever visible")
@@ -70,7 +72,7 @@ struct SimulationHTMLReportTests {
 
     @Test("data landing exactly at a frame's time is there for that frame, later data from the next frame")
     func readyFrameBoundaries() async {
-        await onOwnThread {
+        await onHeavyTestThread {
             let frame = Duration.seconds(1) / 60
             let visibility = ScenarioVisibility(
                 scenario: SimulationScenario.builtIn(named: "feed", seed: 1, duration: .seconds(1))!)
@@ -83,7 +85,7 @@ struct SimulationHTMLReportTests {
 
     @Test("the page loads nothing from outside and cannot be broken out of by a name")
     func selfContainedAndEscaped() async {
-        await onOwnThread {
+        await onHeavyTestThread {
             let hostile = "</script><script>alert(1)</script>"
             let result = StrategyResult(
                 name: hostile, blankCellFrames: 3, visibleCellFrames: 10, timesToContent: [], requests: 1,

@@ -5,10 +5,10 @@ import Testing
 
 /// ``PolicyAblation``: each row is the shipped settings with one mechanism
 /// switched, run as `lookahead tune` runs a setting.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(3)))
 struct PolicyAblationTests {
     @Test func eachRowIsTheShippedRunWithItsMechanismSwitched() async {
-        await onOwnThread {
+        await onHeavyTestThread {
             // Given feed, seed 1
             let ablation = PolicyAblation(scenarios: ["feed"], seeds: [1])
             let cells = ablation.run()
