@@ -46,7 +46,10 @@ struct CarouselReplayTests {
         // And the items asked for reached the server and arrived
         #expect(real.result.completedLoads > 0)
         #expect(real.fetchStatistics.loadsFailed == 0)
+        // (rows scrolled away cancel their carousels' prefetches: a load
+        // cancelled while its connection opens may never reach the server)
         let server = try #require(real.serverStatistics)
-        #expect(server.requests == real.result.requests)
+        #expect(server.requests <= real.result.requests, "\(strategy)")
+        #expect(server.requests >= real.result.completedLoads, "\(strategy)")
     }
 }
