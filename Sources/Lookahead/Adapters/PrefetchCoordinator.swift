@@ -45,6 +45,12 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     public private(set) var planner: PrefetchPlanner
     /// The priority of prefetches; below display requests (`.high`).
     public var prefetchPriority: FetchPriority = .normal
+    /// Whether prefetches are re-dated every frame with when the policy
+    /// predicts their items are needed (``PrefetchPlanner/deadlines``; the
+    /// adaptive policy predicts them), so that the fetcher starts queued
+    /// prefetches earliest-due first rather than in the order they were
+    /// asked for. On by default.
+    public var datesPrefetches = true
     /// How many screens of frames are sampled on each side of the viewport:
     /// more than any policy looks ahead (the adaptive one reaches 6 screens
     /// and keeps what it asked for within 1.5 times that).
@@ -67,6 +73,8 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     private var needsReload = true
     /// The key each outstanding prefetch was made for.
     private(set) var prefetchedKeys: [ItemPath: Key] = [:]
+    /// The request of each outstanding prefetch, to re-date it.
+    private var prefetchRequests: [Key: FetchRequest] = [:]
     private let displayRequests = DisplayRequestTable<ItemPath>()
     private var loadObservation: FetchObservation?
     var paging: PagingLink?
@@ -245,7 +253,10 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     public func applyUpdates(newPath: (ItemPath) -> ItemPath?) {
         let (moved, withdrawn) = prefetchedKeys.remappingKeys(newPath)
         prefetchedKeys = moved
-        for key in withdrawn { fetcher.cancelFetch(key) }
+        for key in withdrawn {
+            prefetchRequests[key] = nil
+            fetcher.cancelFetch(key)
+        }
         displayRequests.remap(newPath)
         planner.applyUpdates(layout: layout, newPath: newPath)
         needsSample = true
@@ -276,9 +287,12 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
             maxConcurrentLoads: fetcher.maxConcurrentLoads)
         let update = planner.update(frame, loadQueue: queue)
         // Consumed: what is on screen now is the cells' business.
-        for path in planner.visibleItems { prefetchedKeys[path] = nil }
+        for path in planner.visibleItems {
+            if let key = prefetchedKeys.removeValue(forKey: path) { prefetchRequests[key] = nil }
+        }
         cancel(update.cancel)
         prefetch(update.prefetch)
+        if datesPrefetches { datePrefetches(at: frame.time) }
         displayRequests.reprioritize { planner.displayPriority(for: $0) }
         paging?.scrolled(frame, prefetched: update.prefetch, layout: layout)
     }
@@ -308,14 +322,24 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
         for path in paths {
             guard let key = key(path) else { continue }
             prefetchedKeys[path] = key
-            fetcher.fetchAsync(key, priority: prefetchPriority)
+            prefetchRequests[key] = fetcher.fetchAsync(key, priority: prefetchPriority)
         }
     }
 
     private func cancel(_ paths: [ItemPath]) {
         for path in paths {
             guard let key = prefetchedKeys.removeValue(forKey: path) else { continue }
+            prefetchRequests[key] = nil
             fetcher.cancelFetch(key)
+        }
+    }
+
+    /// Re-dates the prefetches the policy predicted a time for: the fetcher
+    /// takes a deadline as "this long from now", and `time` is now.
+    private func datePrefetches(at time: Duration) {
+        for (path, deadline) in planner.deadlines {
+            guard let key = prefetchedKeys[path] else { continue }
+            prefetchRequests[key]?.setDeadline(deadline - time)
         }
     }
 

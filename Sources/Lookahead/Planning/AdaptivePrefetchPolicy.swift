@@ -40,7 +40,7 @@
 ///
 /// - Complexity: O(log n + window) per frame: it looks only at the items
 ///   between the viewport and the farthest point it can reach in time.
-public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserving {
+public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserving, DeadlinePredicting {
     /// The adaptive core, in points: load durations (the 99th percentile by
     /// default), the frames' velocity, the margin and the fling speed.
     public private(set) var predictor: ArrivalPredictor
@@ -95,6 +95,12 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
     /// Storage kept between frames, so that a frame allocates no arrays of
     /// its own: the candidates, the window returned, and the next `held`.
     var scratch = Scratch()
+    /// For the first items of the last window (the landing zone's and the
+    /// candidates', not those held by hysteresis), in its order: seconds
+    /// after ``windowTime`` by which each one's data is needed.
+    var windowDue: [Double] = []
+    /// The last frame's time.
+    var windowTime: Duration = .zero
 
     /// Creates the policy.
     ///
@@ -311,6 +317,12 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
         var window = Scratch.take(&scratch.window)
         window.append(contentsOf: landing)
         for candidate in wanted { window.append(candidate.path) }
+        var due = Scratch.take(&windowDue)
+        windowTime = context.frame.time
+        for path in landing {
+            due.append(landingDue(of: layout.frame(at: path), visible: visible, speed: speed))
+        }
+        for candidate in wanted { due.append(candidate.time) }
         scratch.wanted = wanted
 
         // Hysteresis: keep what was asked for while it stays within a wider
@@ -352,7 +364,32 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
         scratch.held = held
         held = chosen
         scratch.window = window
+        windowDue = due
         return window
+    }
+
+    /// When, in seconds from now, an item of the landing zone at `frame` is
+    /// needed: as it enters the viewport under the fling's deceleration, or
+    /// when the fling has all but come to rest if the physics says it never
+    /// enters; at once for a landing announced without a coasting fling (an
+    /// animated scroll, which arrives within a fraction of a second).
+    func landingDue(of frame: Rect, visible: Rect, speed: Double) -> Double {
+        guard isCoasting else { return 0 }
+        let distance = frame.verticalDistance(to: visible)
+        return predictor.appearance(inDistance: distance, speed: speed) ?? Self.settlingTime
+    }
+
+    /// Seconds until a fling has covered 95% of its way, whatever its speed.
+    static let settlingTime = ScrollPhysics.time(toCover: 0.95)
+
+    /// When the items of the last window are needed, on the frames' clock:
+    /// an item ahead of a moving list when it is predicted to appear; the
+    /// landing zone's as the fling brings them in (at once for an animated
+    /// scroll's); around a resting list, after the load horizon, nearest
+    /// first. What the window holds only by hysteresis has no new
+    /// prediction and is left out: its earlier deadline stands.
+    public var deadlines: [(path: ItemPath, time: Duration)] {
+        zip(scratch.window, windowDue).map { ($0, windowTime + .seconds($1)) }
     }
 
     /// `paths` in ascending order: as they come when the caller kept the

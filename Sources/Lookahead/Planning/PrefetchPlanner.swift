@@ -133,6 +133,20 @@ public struct PrefetchPlanner: Sendable {
         return index < paths.count && paths[index] == path
     }
 
+    /// When the items of the last frame's window are needed, on the frames'
+    /// clock, if the policy predicts it (the adaptive policy does; the
+    /// others answer nothing). Re-date the prefetches with it every frame
+    /// (``FetchRequest/setDeadline(_:)``, ``Prefetcher/setDeadline(_:for:)``),
+    /// and the fetcher starts queued prefetches earliest-due first rather
+    /// than in the order they were asked for. Items the window keeps only by
+    /// hysteresis are left out: their earlier deadline stands.
+    ///
+    /// - Complexity: O(window).
+    public var deadlines: [(path: ItemPath, time: Duration)] {
+        guard isEnabled, let predicting = policy as? any DeadlinePredicting else { return [] }
+        return predicting.deadlines
+    }
+
     /// The priority a cell showing `path` should ask for its data at, as of
     /// the last frame: `.high`, unless the policy sees the cell about to be
     /// carried away by a fling (``PrefetchPolicy/adaptive``), then lower.

@@ -89,6 +89,15 @@ public protocol LoadDurationObserving {
     mutating func observeLoadDuration(_ duration: Duration)
 }
 
+/// A policy that predicts when the items it asks for are needed, so that a
+/// fetcher can start queued prefetches earliest-due first
+/// (``PrefetchPlanner/deadlines``).
+public protocol DeadlinePredicting {
+    /// Items of the last window with the time each one's data is needed by,
+    /// on the frames' clock (``ScrollFrame/time``).
+    var deadlines: [(path: ItemPath, time: Duration)] { get }
+}
+
 /// Decides, frame by frame, which items should be held prefetched.
 ///
 /// A policy is pure: it sees the frame and the layout and returns the items

@@ -50,4 +50,10 @@ public enum ScrollPhysics {
         guard fraction > 0 else { return nil }
         return log(fraction) / log(decelerationRate) / 1_000
     }
+
+    /// Seconds until a fling has covered `fraction` (below 1) of its way:
+    /// the same for every speed, since the velocity decays exponentially.
+    static func time(toCover fraction: Double) -> Double {
+        log(1 - fraction) / log(decelerationRate) / 1_000
+    }
 }

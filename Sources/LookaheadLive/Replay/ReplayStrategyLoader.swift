@@ -37,6 +37,8 @@ final class ReplayStrategyLoader: StrategyLoader {
     var pageRetries: [(time: Duration, request: PageRequest)] = []
     /// `batch` pages asked for (through the fetcher) whose data has not been seen yet.
     var outstandingPages: Set<Int> = []
+    /// Prefetches, by key, to re-date them (a request that ended ignores it).
+    var prefetchRequests: [Int: FetchRequest] = [:]
 
     init(fetcher: Fetcher, loader: ReplayLoader, strategy: SimulationStrategy, maxConcurrentLoads: Int) {
         self.fetcher = fetcher
@@ -48,11 +50,17 @@ final class ReplayStrategyLoader: StrategyLoader {
 
     func prefetch(_ key: Int) {
         if keys.isPaged { outstandingPages.insert(key) }
-        fetcher.fetchAsync(key, priority: .normal)
+        prefetchRequests[key] = fetcher.fetchAsync(key, priority: .normal)
     }
 
     func cancelPrefetch(_ key: Int) {
+        prefetchRequests[key] = nil
         fetcher.cancelFetch(key)
+    }
+
+    func datePrefetch(_ key: Int, by deadline: Duration, at time: Duration) {
+        // The fetcher's deadlines are "this long from now".
+        prefetchRequests[key]?.setDeadline(deadline - time)
     }
 
     func startPrefetching(_ item: Int) {

@@ -49,6 +49,8 @@ struct SimulatedLoader: StrategyLoader {
     var group: Scheduler.GroupID?
     /// Visible cells' requests.
     var displayInterests: [Int: Scheduler.InterestID] = [:]
+    /// Prefetches, by key, to re-date them (stale ones are dead ids, ignored).
+    var prefetchInterests: [Int: Scheduler.InterestID] = [:]
     /// Item loads on the network, by transfer id (the scheduler's load serial).
     var loads: [Int: (id: Scheduler.LoadID, key: Int, start: Duration)] = [:]
     /// Page loads on the network, by transfer id, and their transfer by key.
@@ -86,11 +88,19 @@ struct SimulatedLoader: StrategyLoader {
     // MARK: StrategyLoader
 
     mutating func prefetch(_ key: Int) {
-        scheduler.addInterest(in: key, priority: .normal, payload: nil)
+        let interest = scheduler.addInterest(in: key, priority: .normal, payload: nil)
+        if let replaced = prefetchInterests.updateValue(interest, forKey: key) { scheduler.withdraw(replaced) }
     }
 
     mutating func cancelPrefetch(_ key: Int) {
+        prefetchInterests[key] = nil
         scheduler.withdrawPrefetchInterests(in: key)
+    }
+
+    mutating func datePrefetch(_ key: Int, by deadline: Duration, at time: Duration) {
+        // Virtual time is trace time: the deadline is placed as it is.
+        guard let interest = prefetchInterests[key] else { return }
+        scheduler.setDeadline(deadline, of: interest)
     }
 
     mutating func startPrefetching(_ item: Int) {

@@ -65,6 +65,10 @@ package struct StrategyDriver<Loader: StrategyLoader> {
     /// Where the trace's motions land, told to `adaptive`'s planner on the
     /// frames an app would know it (``AnnouncedLandings``); `nil`: not told.
     var landings: AnnouncedLandings?
+    /// Whether prefetches are re-dated every frame from the policy's
+    /// predictions (``PrefetchPlanner/deadlines``), so that the queue starts
+    /// them earliest-due first; only the adaptive policy predicts them.
+    package var datesPrefetches: Bool
     /// The scroll velocity, measured as the runtime views measure it: the
     /// finite difference between two frames.
     var scrollVelocity = VelocityEstimator(timeConstant: .zero)
@@ -85,6 +89,7 @@ package struct StrategyDriver<Loader: StrategyLoader> {
         self.issuesDisplayRequests = issuesDisplayRequests ?? (!strategy.loadsPages && strategy != .oracle)
         hedgesSlowLoads = strategy == .adaptive && AdaptiveSettings.hedgesSlowLoadsByDefault
         hedgePrior = AdaptiveSettings.hedgePriorByDefault.map { .milliseconds($0) }
+        datesPrefetches = strategy == .adaptive && AdaptiveSettings.datesPrefetchesByDefault
         visibility = FrameVisibility(scenario: scenario)
         layout = visibility.layout
         itemCount = layout.totalItemCount
@@ -113,12 +118,13 @@ package struct StrategyDriver<Loader: StrategyLoader> {
 
     /// Drives `adaptive` with `settings` instead of the shipped ones: the
     /// policy, whether and when visible cells' slow loads are hedged, and
-    /// whether the planner is told where motions land.
+    /// whether the planner is told where motions land, whether prefetches are dated.
     package mutating func useAdaptiveSettings(_ settings: AdaptiveSettings) {
         useAdaptivePolicy(settings.makePolicy())
         hedgesSlowLoads = settings.hedgesSlowLoads
         hedgePrior = settings.hedgePrior
         landings = settings.announcesLandings ? announcedLandings() : nil
+        datesPrefetches = settings.datesPrefetches
     }
 
     /// Where the trace's motions land, as an app would announce them.
@@ -265,6 +271,11 @@ package struct StrategyDriver<Loader: StrategyLoader> {
             performPrefetches(
                 prefetch: update.prefetch.map { layout.flatIndex(of: $0) },
                 cancel: update.cancel.map { layout.flatIndex(of: $0) })
+            if datesPrefetches {
+                for (path, deadline) in planner.deadlines {
+                    loader.datePrefetch(layout.flatIndex(of: path), by: deadline, at: time)
+                }
+            }
         }
     }
 

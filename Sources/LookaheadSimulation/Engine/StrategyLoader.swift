@@ -51,6 +51,11 @@ package protocol StrategyLoader {
     /// than `threshold` (tail hedging; the loader may refuse: no free slot,
     /// hedged already, a starved link).
     mutating func hedge(_ item: Int, ifRunningLongerThan threshold: Duration, at time: Duration)
+    /// Re-dates the prefetch of `key`, asked for with ``prefetch(_:)``: its
+    /// item is needed by `deadline` (trace time), and it is `time` now.
+    /// Queued prefetches start earliest deadline first; nothing happens to
+    /// one already running or done.
+    mutating func datePrefetch(_ key: Int, by deadline: Duration, at time: Duration)
 }
 
 extension StrategyLoader {

@@ -18,6 +18,8 @@ struct RecordingLoader: StrategyLoader {
     }
 
     var calls: [Call] = []
+    /// The deadlines prefetches were given, in order (kept apart from `calls`).
+    var dates: [(key: Int, deadline: Duration)] = []
     var loadQueue = LoadQueueState(pending: 0, maxConcurrentLoads: 6)
 
     mutating func prefetch(_ key: Int) { calls.append(.prefetch(key)) }
@@ -30,6 +32,9 @@ struct RecordingLoader: StrategyLoader {
     mutating func cancelPage(_ key: Int) { calls.append(.cancelPage(key)) }
     mutating func schedulePageRetry(_ request: PageRequest, at time: Duration) {
         calls.append(.retryPage(request, at: time))
+    }
+    mutating func datePrefetch(_ key: Int, by deadline: Duration, at time: Duration) {
+        dates.append((key, deadline))
     }
     func isCached(_ item: Int) -> Bool { false }
     func arrival(ofKey key: Int) -> Duration? { nil }
