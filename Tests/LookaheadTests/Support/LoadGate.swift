@@ -110,6 +110,26 @@ final class LoadGate<Key: Hashable & Sendable, Value: Sendable>: @unchecked Send
         return waiter != nil
     }
 
+    /// Finishes up to `count` waiting loads, picked at random and finished in
+    /// that random order, each with `value(key)`; returns how many.
+    ///
+    /// Never names a key, so a load cancelled meanwhile (on another thread)
+    /// is simply no longer a candidate: what a test that resolves loads out
+    /// of order while the code under test cancels them needs.
+    @discardableResult
+    func succeedAtRandom(upTo count: Int, using random: inout SeededRandom, value: (Key) -> Value) -> Int {
+        let picked = state.withLock { state -> [Waiter] in
+            var picked: [Waiter] = []
+            while picked.count < count, !state.waiters.isEmpty {
+                picked.append(state.waiters.remove(at: Int.random(in: state.waiters.indices, using: &random)))
+            }
+            state.inFlight -= picked.count
+            return picked
+        }
+        for waiter in picked { waiter.continuation.resume(returning: value(waiter.key)) }
+        return picked.count
+    }
+
     /// Fails the oldest waiting load of `key`.
     func fail(_ key: Key, with error: any Error) {
         resume(key, with: .failure(error))
