@@ -157,14 +157,18 @@ public final class ExampleFeedDataSource<ID: Hashable & Sendable, Value: Sendabl
         for request in pending { request.cancel() }
     }
 
-    // MARK: - Shared by both kinds of view
+    // MARK: - Shared by both kinds of view (see ItemScrollViewDataSource)
+
+    func numberOfItems(inSection section: Int) -> Int {
+        models.count
+    }
 
     private func identifier(at path: ItemPath) -> ID? {
         guard path.section == 0, models.indices.contains(path.item) else { return nil }
         return models[path.item]
     }
 
-    private func configuredCell(_ dequeued: Cell, at path: ItemPath) -> Cell {
+    func configuredCell(_ dequeued: Cell, at path: ItemPath) -> Cell {
         guard let cell = dequeued as? ContentCell<Value> else {
             preconditionFailure(
                 "ExampleFeedDataSource: expected a ContentCell<\(Value.self)> for reuse identifier "
@@ -208,14 +212,14 @@ public final class ExampleFeedDataSource<ID: Hashable & Sendable, Value: Sendabl
         return cell
     }
 
-    private func prefetch(_ paths: [ItemPath]) {
+    func prefetch(_ paths: [ItemPath]) {
         for path in paths {
             guard let identifier = identifier(at: path), prefetched.insert(identifier).inserted else { continue }
             fetcher.fetchAsync(identifier)
         }
     }
 
-    private func cancelPrefetching(_ paths: [ItemPath]) {
+    func cancelPrefetching(_ paths: [ItemPath]) {
         for path in paths {
             guard let identifier = identifier(at: path), prefetched.remove(identifier) != nil else { continue }
             fetcher.cancelFetch(identifier)
@@ -226,41 +230,6 @@ public final class ExampleFeedDataSource<ID: Hashable & Sendable, Value: Sendabl
     package var prefetchedIdentifiers: Set<ID> { prefetched }
 }
 
-extension ExampleFeedDataSource: CollectionViewDataSource, CollectionViewDataSourcePrefetching {
-    public func collectionView(_ collectionView: CollectionView, numberOfItemsInSection section: Int) -> Int {
-        models.count
-    }
-
-    public func collectionView(_ collectionView: CollectionView, cellForItemAt indexPath: ItemPath) -> Cell {
-        configuredCell(
-            collectionView.dequeueReusableCell(withReuseIdentifier: Self.reuseIdentifier, for: indexPath),
-            at: indexPath)
-    }
-
-    public func collectionView(_ collectionView: CollectionView, prefetchItemsAt indexPaths: [ItemPath]) {
-        prefetch(indexPaths)
-    }
-
-    public func collectionView(_ collectionView: CollectionView, cancelPrefetchingForItemsAt indexPaths: [ItemPath]) {
-        cancelPrefetching(indexPaths)
-    }
-}
-
-extension ExampleFeedDataSource: TableViewDataSource, TableViewDataSourcePrefetching {
-    public func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int {
-        models.count
-    }
-
-    public func tableView(_ tableView: TableView, cellForRowAt indexPath: ItemPath) -> Cell {
-        configuredCell(
-            tableView.dequeueReusableCell(withIdentifier: Self.reuseIdentifier, for: indexPath), at: indexPath)
-    }
-
-    public func tableView(_ tableView: TableView, prefetchRowsAt indexPaths: [ItemPath]) {
-        prefetch(indexPaths)
-    }
-
-    public func tableView(_ tableView: TableView, cancelPrefetchingForRowsAt indexPaths: [ItemPath]) {
-        cancelPrefetching(indexPaths)
-    }
-}
+extension ExampleFeedDataSource: CollectionViewDataSource, CollectionViewDataSourcePrefetching, TableViewDataSource,
+    TableViewDataSourcePrefetching, ItemScrollViewDataSource
+{}

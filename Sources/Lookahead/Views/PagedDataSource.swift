@@ -152,13 +152,13 @@ public final class PagedDataSource<Item: Identifiable & Sendable> {
         return Point(x: offset.x, y: offset.y + newFrame.origin.y - oldFrame.origin.y)
     }
 
-    // MARK: - Serving the view
+    // MARK: - Serving the view (see ItemScrollViewDataSource)
 
-    private func numberOfRows(inSection section: Int) -> Int {
+    func numberOfItems(inSection section: Int) -> Int {
         section == 0 ? displayed.count : 0
     }
 
-    private func configuredCell(_ dequeued: Cell, at path: ItemPath) -> Cell {
+    func configuredCell(_ dequeued: Cell, at path: ItemPath) -> Cell {
         guard let cell = dequeued as? PagedCell<Item> else {
             preconditionFailure(
                 "PagedDataSource: expected a PagedCell<\(Item.self)> for reuse identifier \(Self.reuseIdentifier), "
@@ -208,49 +208,19 @@ public final class PagedDataSource<Item: Identifiable & Sendable> {
         speed.record(position: position, at: engine.time)
     }
 
-    private func prefetch(_ paths: [ItemPath]) {
+    func prefetch(_ paths: [ItemPath]) {
         sampleSpeed()
         if let farthest = paths.last, farthest.section == 0, farthest.item < displayed.count {
             reportAccess(toRow: farthest.item)
         }
     }
-}
 
-extension PagedDataSource: TableViewDataSource, TableViewDataSourcePrefetching {
-    public func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int {
-        numberOfRows(inSection: section)
-    }
-
-    public func tableView(_ tableView: TableView, cellForRowAt indexPath: ItemPath) -> Cell {
-        configuredCell(
-            tableView.dequeueReusableCell(withIdentifier: Self.reuseIdentifier, for: indexPath), at: indexPath)
-    }
-
-    public func tableView(_ tableView: TableView, prefetchRowsAt indexPaths: [ItemPath]) {
-        prefetch(indexPaths)
-    }
-
-    public func tableView(_ tableView: TableView, cancelPrefetchingForRowsAt indexPaths: [ItemPath]) {
+    /// Only samples the speed: a cancel says nothing of where the pager stands.
+    func cancelPrefetching(_ paths: [ItemPath]) {
         sampleSpeed()
     }
 }
 
-extension PagedDataSource: CollectionViewDataSource, CollectionViewDataSourcePrefetching {
-    public func collectionView(_ collectionView: CollectionView, numberOfItemsInSection section: Int) -> Int {
-        numberOfRows(inSection: section)
-    }
-
-    public func collectionView(_ collectionView: CollectionView, cellForItemAt indexPath: ItemPath) -> Cell {
-        configuredCell(
-            collectionView.dequeueReusableCell(withReuseIdentifier: Self.reuseIdentifier, for: indexPath),
-            at: indexPath)
-    }
-
-    public func collectionView(_ collectionView: CollectionView, prefetchItemsAt indexPaths: [ItemPath]) {
-        prefetch(indexPaths)
-    }
-
-    public func collectionView(_ collectionView: CollectionView, cancelPrefetchingForItemsAt indexPaths: [ItemPath]) {
-        sampleSpeed()
-    }
-}
+extension PagedDataSource: CollectionViewDataSource, CollectionViewDataSourcePrefetching, TableViewDataSource,
+    TableViewDataSourcePrefetching, ItemScrollViewDataSource
+{}

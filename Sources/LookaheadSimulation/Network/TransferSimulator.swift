@@ -36,13 +36,6 @@ public struct TransferSimulator: Sendable {
         public var failed: Bool
         /// The bytes it received: its payload, or 0 if it failed.
         public var bytes: Int
-
-        public init(id: Int, time: Duration, failed: Bool, bytes: Int) {
-            self.id = id
-            self.time = time
-            self.failed = failed
-            self.bytes = bytes
-        }
     }
 
     private struct Load: Sendable {

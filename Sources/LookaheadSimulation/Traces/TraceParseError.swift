@@ -6,11 +6,6 @@ public struct TraceParseError: Error, CustomStringConvertible, Equatable {
     /// What is wrong with it.
     public var reason: String
 
-    public init(line: Int, reason: String) {
-        self.line = line
-        self.reason = reason
-    }
-
     /// For example `trace line 7: expected two comma-separated numbers, got 'abc'`.
     public var description: String { "trace line \(line): \(reason)" }
 }

@@ -20,21 +20,6 @@ public struct PolicyTuner: Sendable {
         public var completedLoads: Int
         public var wastedLoads: Int
 
-        /// Creates a score.
-        public init(blankCellFrames: Int, visibleCellFrames: Int, completedLoads: Int, wastedLoads: Int) {
-            self.blankCellFrames = blankCellFrames
-            self.visibleCellFrames = visibleCellFrames
-            self.completedLoads = completedLoads
-            self.wastedLoads = wastedLoads
-        }
-
-        /// The score of a strategy's result.
-        public init(_ result: StrategyResult) {
-            self.init(
-                blankCellFrames: result.blankCellFrames, visibleCellFrames: result.visibleCellFrames,
-                completedLoads: result.completedLoads, wastedLoads: result.wastedLoads)
-        }
-
         /// Nothing yet: the sum's start.
         public static let zero = Score(blankCellFrames: 0, visibleCellFrames: 0, completedLoads: 0, wastedLoads: 0)
 
@@ -221,5 +206,16 @@ public struct PolicyTuner: Sendable {
             front.append(candidate)
         }
         return front
+    }
+}
+
+extension PolicyTuner.Score {
+    /// The score of a strategy's result.
+    ///
+    /// In an extension, so that the struct keeps its memberwise initializer.
+    public init(_ result: StrategyResult) {
+        self.init(
+            blankCellFrames: result.blankCellFrames, visibleCellFrames: result.visibleCellFrames,
+            completedLoads: result.completedLoads, wastedLoads: result.wastedLoads)
     }
 }

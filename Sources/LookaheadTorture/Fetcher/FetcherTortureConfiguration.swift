@@ -1,5 +1,7 @@
 // The parameters of `lookahead torture fetcher`, range-checked before a run.
 
+import Lookahead
+
 /// What a fetcher torture run does: how many operations, from which seed, on
 /// how many threads, and whether it includes re-entrant releases.
 public struct FetcherTortureConfiguration: Sendable {
@@ -48,32 +50,20 @@ public struct FetcherTortureConfiguration: Sendable {
 
     /// Throws a ``FetcherTortureConfigurationError`` naming the first value out of range.
     public func validate() throws(FetcherTortureConfigurationError) {
-        try Self.check("operations", operations, in: Self.operationsRange)
-        try Self.check("threads", threads, in: Self.threadsRange)
-        try Self.check("keyCount", keyCount, in: Self.keyCountRange)
-        try Self.check("operationsPerCheckpoint", operationsPerCheckpoint, in: Self.operationsPerCheckpointRange)
-    }
-
-    private static func check(
-        _ name: String, _ value: Int, in range: ClosedRange<Int>
-    ) throws(FetcherTortureConfigurationError) {
-        guard range.contains(value) else {
-            throw FetcherTortureConfigurationError(name: name, value: value, range: range)
-        }
+        let invalid = FetcherTortureConfigurationError.init(message:)
+        try checkRange("operations", operations, in: Self.operationsRange, else: invalid)
+        try checkRange("threads", threads, in: Self.threadsRange, else: invalid)
+        try checkRange("keyCount", keyCount, in: Self.keyCountRange, else: invalid)
+        try checkRange(
+            "operationsPerCheckpoint", operationsPerCheckpoint, in: Self.operationsPerCheckpointRange, else: invalid)
     }
 }
 
 /// A ``FetcherTortureConfiguration`` value out of its range.
 public struct FetcherTortureConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The parameter's name.
-    public let name: String
-    /// The value given.
-    public let value: Int
-    /// The values allowed.
-    public let range: ClosedRange<Int>
+    /// What a command line prints: the value's name, its range and the value
+    /// given, worded as every range check of the project words it.
+    public let message: String
 
-    /// The message a command line prints: the name, the range and the value.
-    public var description: String {
-        "\(name) must be between \(range.lowerBound) and \(range.upperBound), got \(value)"
-    }
+    public var description: String { message }
 }

@@ -26,8 +26,8 @@ final class LoadGate<Key: Hashable & Sendable, Value: Sendable>: @unchecked Send
         var cancelled: [Key] = []
         var inFlight = 0
         var maxInFlight = 0
-        var startWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
-        var cancelWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var startWaiters = CountWaiters()
+        var cancelWaiters = CountWaiters()
         var cancelledBeforeRegistration: Set<Int> = []
     }
 
@@ -55,12 +55,12 @@ final class LoadGate<Key: Hashable & Sendable, Value: Sendable>: @unchecked Send
                     state.started.append(key)
                     if state.cancelledBeforeRegistration.remove(id) != nil {
                         state.cancelled.append(key)
-                        return (true, Self.due(&state.cancelWaiters, count: state.cancelled.count))
+                        return (true, state.cancelWaiters.takeDue(tally: state.cancelled.count))
                     }
                     state.waiters.append(Waiter(id: id, key: key, continuation: continuation))
                     state.inFlight += 1
                     state.maxInFlight = max(state.maxInFlight, state.inFlight)
-                    return (false, Self.due(&state.startWaiters, count: state.started.count))
+                    return (false, state.startWaiters.takeDue(tally: state.started.count))
                 }
                 if cancelled { continuation.resume(throwing: CancellationError()) }
                 for waiter in ready { waiter.resume() }
@@ -74,47 +74,21 @@ final class LoadGate<Key: Hashable & Sendable, Value: Sendable>: @unchecked Send
                 let waiter = state.waiters.remove(at: index)
                 state.inFlight -= 1
                 state.cancelled.append(waiter.key)
-                return (waiter, Self.due(&state.cancelWaiters, count: state.cancelled.count))
+                return (waiter, state.cancelWaiters.takeDue(tally: state.cancelled.count))
             }
             waiter?.continuation.resume(throwing: CancellationError())
             for continuation in ready { continuation.resume() }
         }
     }
 
-    private static func due(
-        _ waiters: inout [(count: Int, continuation: CheckedContinuation<Void, Never>)], count: Int
-    ) -> [CheckedContinuation<Void, Never>] {
-        var ready: [CheckedContinuation<Void, Never>] = []
-        waiters.removeAll { waiter in
-            guard count >= waiter.count else { return false }
-            ready.append(waiter.continuation)
-            return true
-        }
-        return ready
-    }
-
     /// Returns once `count` loads in total have started.
     func waitForStarts(_ count: Int) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { state in
-                if state.started.count >= count { return true }
-                state.startWaiters.append((count, continuation))
-                return false
-            }
-            if ready { continuation.resume() }
-        }
+        await state.wait(until: count, of: \.started.count, waiters: \.startWaiters)
     }
 
     /// Returns once `count` loads in total have been cancelled.
     func waitForCancellations(_ count: Int) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { state in
-                if state.cancelled.count >= count { return true }
-                state.cancelWaiters.append((count, continuation))
-                return false
-            }
-            if ready { continuation.resume() }
-        }
+        await state.wait(until: count, of: \.cancelled.count, waiters: \.cancelWaiters)
     }
 
     /// Finishes the oldest waiting load of `key` with `value`.
@@ -134,6 +108,26 @@ final class LoadGate<Key: Hashable & Sendable, Value: Sendable>: @unchecked Send
         }
         waiter?.continuation.resume(returning: value)
         return waiter != nil
+    }
+
+    /// Finishes up to `count` waiting loads, picked at random and finished in
+    /// that random order, each with `value(key)`; returns how many.
+    ///
+    /// Never names a key, so a load cancelled meanwhile (on another thread)
+    /// is simply no longer a candidate: what a test that resolves loads out
+    /// of order while the code under test cancels them needs.
+    @discardableResult
+    func succeedAtRandom(upTo count: Int, using random: inout SeededRandom, value: (Key) -> Value) -> Int {
+        let picked = state.withLock { state -> [Waiter] in
+            var picked: [Waiter] = []
+            while picked.count < count, !state.waiters.isEmpty {
+                picked.append(state.waiters.remove(at: Int.random(in: state.waiters.indices, using: &random)))
+            }
+            state.inFlight -= picked.count
+            return picked
+        }
+        for waiter in picked { waiter.continuation.resume(returning: value(waiter.key)) }
+        return picked.count
     }
 
     /// Fails the oldest waiting load of `key`.

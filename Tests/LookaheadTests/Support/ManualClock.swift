@@ -25,7 +25,7 @@ final class ManualClock: Clock, @unchecked Sendable {
         var sleepers: [Sleeper] = []
         var nextID = 0
         var cancelled: Set<Int> = []
-        var sleeperWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var sleeperWaiters = CountWaiters()
         var totalSleeps = 0
     }
 
@@ -50,13 +50,7 @@ final class ManualClock: Clock, @unchecked Sendable {
                         if deadline <= state.now { return (.success(()), []) }
                         state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
                         state.totalSleeps += 1
-                        var ready: [CheckedContinuation<Void, Never>] = []
-                        state.sleeperWaiters.removeAll { waiter in
-                            guard state.sleepers.count >= waiter.count else { return false }
-                            ready.append(waiter.continuation)
-                            return true
-                        }
-                        return (nil, ready)
+                        return (nil, state.sleeperWaiters.takeDue(tally: state.sleepers.count))
                     }
                 if let resumeNow { continuation.resume(with: resumeNow) }
                 for waiter in waiters { waiter.resume() }
@@ -87,13 +81,6 @@ final class ManualClock: Clock, @unchecked Sendable {
 
     /// Returns once at least `count` sleepers are waiting.
     func waitForSleepers(count: Int) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { state in
-                if state.sleepers.count >= count { return true }
-                state.sleeperWaiters.append((count, continuation))
-                return false
-            }
-            if ready { continuation.resume() }
-        }
+        await state.wait(until: count, of: \.sleepers.count, waiters: \.sleeperWaiters)
     }
 }

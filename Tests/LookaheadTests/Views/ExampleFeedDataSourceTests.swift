@@ -8,12 +8,12 @@ struct ExampleFeedDataSourceTests {
     typealias Fixtures = ViewFixtures
     typealias Feed = ExampleFeedDataSource<Int, FeedPayload>
 
-    /// A feed of `models` over an out-of-order loader, shown in a table
+    /// A feed of `models` over a gated loader resolved out of order, shown in a table
     /// through a checking proxy and laid out once: where most tests here start.
     func showFeed(
         _ models: [Int], maxConcurrentLoads: Int = 8
-    ) -> (OutOfOrderLoader, AsyncFetcher<Int, FeedPayload>, Feed, FeedProxy, TableView) {
-        let loader = OutOfOrderLoader()
+    ) -> (LoadGate<Int, FeedPayload>, AsyncFetcher<Int, FeedPayload>, Feed, FeedProxy, TableView) {
+        let loader = LoadGate<Int, FeedPayload>()
         let fetcher = Fixtures.makeFetcher(loader, maxConcurrentLoads: maxConcurrentLoads)
         let feed = Feed(models: models, fetcher: fetcher)
         let proxy = FeedProxy(feed: feed)
@@ -25,7 +25,7 @@ struct ExampleFeedDataSourceTests {
     @Test func cellForRowAtCopesWithLoadedInFlightAndUnrequestedData() async {
         // Given a feed whose item 0 is cached, item 1 being prefetched and item 2 never requested
         var random = SeededRandom(seed: 7)
-        let loader = OutOfOrderLoader()
+        let loader = LoadGate<Int, FeedPayload>()
         let fetcher = Fixtures.makeFetcher(loader, cacheCount: 1_000)
         fetcher.memoryCache.setValue(FeedPayload(id: 0), forKey: 0)
         let feed = Feed(models: Array(0..<100), fetcher: fetcher)
@@ -115,7 +115,7 @@ struct ExampleFeedDataSourceTests {
 
     @Test func reloadingWithNewModelsWithdrawsEveryPrefetch() {
         // Given a feed in a table after its first layout: items 20–29 prefetched
-        let loader = OutOfOrderLoader()
+        let loader = LoadGate<Int, FeedPayload>()
         let fetcher = Fixtures.makeFetcher(loader, maxConcurrentLoads: 1)
         let feed = Feed(models: Array(0..<100), fetcher: fetcher)
         let tableView = TableView()
@@ -211,7 +211,9 @@ struct ExampleFeedDataSourceTests {
                         + "the feed holds \(feed.prefetchedIdentifiers.sorted())")
             }
             if Int.random(in: 0..<10, using: &random) < 7 {
-                loader.resolve(upTo: Int.random(in: 0...6, using: &random), using: &random)
+                loader.succeedAtRandom(upTo: Int.random(in: 0...6, using: &random), using: &random) {
+                    FeedPayload(id: $0)
+                }
             }
             await Task.yield()
         }

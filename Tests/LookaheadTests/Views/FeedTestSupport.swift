@@ -6,82 +6,6 @@ struct FeedPayload: Sendable, Hashable {
     let id: Int
 }
 
-/// A loader whose loads finish only when the test resolves them, in an order
-/// the test picks at random.
-///
-/// Unlike `LoadGate`, resolving never names a key, so a load that was
-/// cancelled meanwhile (on another thread) is simply no longer a candidate.
-final class OutOfOrderLoader: @unchecked Sendable {
-    private struct Waiter {
-        let id: Int
-        let key: Int
-        let continuation: CheckedContinuation<FeedPayload, any Error>
-    }
-
-    private struct State {
-        var waiters: [Waiter] = []
-        var nextID = 0
-        var cancelledEarly: Set<Int> = []
-        var started: [Int] = []
-        var cancelled: [Int] = []
-    }
-
-    private let state = LockedValue(State())
-
-    /// Keys whose loads started, in order.
-    var started: [Int] { state.withLock { $0.started } }
-    /// Keys whose loads saw their task cancelled.
-    var cancelled: [Int] { state.withLock { $0.cancelled } }
-    /// Loads waiting to be resolved.
-    var waitingCount: Int { state.withLock { $0.waiters.count } }
-
-    func load(_ key: Int) async throws -> FeedPayload {
-        let id = state.withLock { state in
-            state.nextID += 1
-            return state.nextID
-        }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<FeedPayload, any Error>) in
-                let cancelled = state.withLock { state in
-                    state.started.append(key)
-                    if state.cancelledEarly.remove(id) != nil {
-                        state.cancelled.append(key)
-                        return true
-                    }
-                    state.waiters.append(Waiter(id: id, key: key, continuation: continuation))
-                    return false
-                }
-                if cancelled { continuation.resume(throwing: CancellationError()) }
-            }
-        } onCancel: {
-            let waiter = state.withLock { state -> Waiter? in
-                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else {
-                    state.cancelledEarly.insert(id)
-                    return nil
-                }
-                state.cancelled.append(state.waiters[index].key)
-                return state.waiters.remove(at: index)
-            }
-            waiter?.continuation.resume(throwing: CancellationError())
-        }
-    }
-
-    /// Finishes up to `count` waiting loads, picked at random and finished in
-    /// that random order; returns how many.
-    @discardableResult
-    func resolve(upTo count: Int, using random: inout SeededRandom) -> Int {
-        let picked = state.withLock { state -> [Waiter] in
-            var picked: [Waiter] = []
-            while picked.count < count, !state.waiters.isEmpty {
-                picked.append(state.waiters.remove(at: Int.random(in: state.waiters.indices, using: &random)))
-            }
-            return picked
-        }
-        for waiter in picked { waiter.continuation.resume(returning: FeedPayload(id: waiter.key)) }
-        return picked.count
-    }
-}
-
 /// A ``ContentCell`` that checks every configuration: a value may only reach
 /// the cell that represents its item.
 final class CheckingCell: ContentCell<FeedPayload> {
@@ -209,7 +133,7 @@ extension ViewFixtures {
     /// A fetcher over `loader` with a small cache, so that items scrolled
     /// back to often have to load again.
     static func makeFetcher(
-        _ loader: OutOfOrderLoader, maxConcurrentLoads: Int = 8, cacheCount: Int = 40
+        _ loader: LoadGate<Int, FeedPayload>, maxConcurrentLoads: Int = 8, cacheCount: Int = 40
     ) -> AsyncFetcher<Int, FeedPayload> {
         AsyncFetcher(
             maxConcurrentLoads: maxConcurrentLoads, memoryCache: MemoryCache(countLimit: cacheCount),
@@ -232,17 +156,17 @@ extension ViewFixtures {
         return tableView
     }
 
-    /// Resolves every load, in random order, until the fetcher is idle, then
+    /// Finishes every load, in random order, until the fetcher is idle, then
     /// lets the completions' main-actor tasks run until every visible cell
     /// shows its own item's data (or gives up after many turns).
     @MainActor
     static func drain(
-        _ loader: OutOfOrderLoader, _ fetcher: AsyncFetcher<Int, FeedPayload>, _ tableView: TableView,
+        _ loader: LoadGate<Int, FeedPayload>, _ fetcher: AsyncFetcher<Int, FeedPayload>, _ tableView: TableView,
         _ feed: ExampleFeedDataSource<Int, FeedPayload>, using random: inout SeededRandom
     ) async -> Bool {
         var turns = 0
-        while fetcher.runningLoadCount + fetcher.pendingLoadCount > 0 || loader.waitingCount > 0 {
-            loader.resolve(upTo: .max, using: &random)
+        while fetcher.runningLoadCount + fetcher.pendingLoadCount > 0 || loader.inFlight > 0 {
+            loader.succeedAtRandom(upTo: .max, using: &random) { FeedPayload(id: $0) }
             await Task.yield()
             turns += 1
             if turns > 1_000_000 { return false }

@@ -11,7 +11,7 @@ final class WindowRecorder: Sendable {
 
     private struct State {
         var emissions: [Emission] = []
-        var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var waiters = CountWaiters()
     }
 
     private let state = LockedValue(State())
@@ -22,27 +22,14 @@ final class WindowRecorder: Sendable {
     func record(_ emission: Emission) {
         let ready: [CheckedContinuation<Void, Never>] = state.withLock { state in
             state.emissions.append(emission)
-            var ready: [CheckedContinuation<Void, Never>] = []
-            state.waiters.removeAll { waiter in
-                guard state.emissions.count >= waiter.count else { return false }
-                ready.append(waiter.continuation)
-                return true
-            }
-            return ready
+            return state.waiters.takeDue(tally: state.emissions.count)
         }
         for continuation in ready { continuation.resume() }
     }
 
     /// Returns once `count` emissions in total have been delivered.
     func waitForEmissions(_ count: Int) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { state in
-                if state.emissions.count >= count { return true }
-                state.waiters.append((count, continuation))
-                return false
-            }
-            if ready { continuation.resume() }
-        }
+        await state.wait(until: count, of: \.emissions.count, waiters: \.waiters)
     }
 
     /// Waits for `count` more emissions than `emissions` holds now and returns them.
