@@ -20,9 +20,11 @@ public import DequeModule
 extension FetchScheduler {
     /// Asks for a second attempt of the running load `id`.
     ///
-    /// The first attempt keeps running. The hedge waits in the queue at the
-    /// load's priority, behind the loads already waiting at that priority
-    /// and ahead of lower ones, and starts when a slot frees (at once if one
+    /// The first attempt keeps running. The hedge waits in the queue as a
+    /// load of the load's priority and earliest deadline would: behind the
+    /// loads already waiting at that priority without an earlier deadline,
+    /// ahead of lower ones, moving as the load's priority and deadlines
+    /// change; it starts when a slot frees (at once if one
     /// is free) with a `.start` action like any other, under an id of its
     /// own (``isHedge(_:)`` tells it apart). The first of the two attempts
     /// to succeed delivers to every interest of the key and the other gets a
@@ -44,7 +46,7 @@ extension FetchScheduler {
         else { return false }
         loads[id.slot]!.state = .hedgeQueued(serial: serial, priority)
         loads[id.slot]!.hasHedged = true
-        queue.insert(id.slot, priority: priority, deadline: nil, atFront: false)
+        queue.insert(id.slot, priority: priority, deadline: wantedDeadline(id.slot), atFront: false)
         startLoads()
         return true
     }

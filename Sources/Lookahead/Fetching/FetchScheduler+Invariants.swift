@@ -72,6 +72,9 @@ extension FetchScheduler {
                 running += 1
                 pending += 1
                 precondition(admitted > 0 && record.hasHedged, "load \(slot) queues a hedge for nobody")
+                precondition(
+                    queue.deadline(of: slot) == earliest,
+                    "load \(slot)'s hedge is queued by \(queue.deadline(of: slot) as Any), due \(earliest as Any)")
             case .hedged(let serial, let hedge, _):
                 running += 2
                 precondition(admitted > 0, "load \(slot) runs twice for nobody")

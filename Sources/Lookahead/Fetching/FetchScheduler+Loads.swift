@@ -115,7 +115,8 @@ extension FetchScheduler {
             }
         case .running(let serial, let current), .hedgeQueued(let serial, let current):
             // A hedge waiting for a slot moves with its load: out of the
-            // queue when nobody wants the load, to its new priority otherwise.
+            // queue when nobody wants the load, to its new priority or
+            // deadline otherwise.
             let isHedgeQueued = queue.contains(slot)
             if record.admittedCount == 0 {
                 if isHedgeQueued { queue.remove(slot) }
@@ -126,11 +127,14 @@ extension FetchScheduler {
                 if isHedgeQueued {
                     loads[slot]!.state = .hedgeQueued(serial: serial, priority)
                     queue.remove(slot)
-                    queue.insert(slot, priority: priority, deadline: nil, atFront: priority < current)
+                    queue.insert(slot, priority: priority, deadline: wantedDeadline(slot), atFront: priority < current)
                 } else {
                     loads[slot]!.state = .running(serial: serial, priority)
                 }
                 actions.append(.reprioritize(LoadID(serial: serial, slot: slot), record.key, priority))
+            } else if isHedgeQueued {
+                let deadline = wantedDeadline(slot)
+                if deadline != queue.deadline(of: slot) { queue.updateDeadline(of: slot, to: deadline) }
             }
         case .hedged(let serial, let hedge, let current):
             if record.admittedCount == 0 {

@@ -46,8 +46,10 @@ extension FetchScheduler {
         /// Started as attempt `serial`, at this priority.
         case running(serial: UInt64, FetchPriority)
         /// Attempt `serial` runs at this priority and its hedge waits in the
-        /// queue for a slot, at the back of that priority (it goes ahead of
-        /// lower-priority loads only). The attempt's outcome drops the hedge.
+        /// queue for a slot, placed as a pending load of that priority and of
+        /// the load's earliest deadline would be (it goes ahead of
+        /// lower-priority loads, and of later-due ones of its own). The
+        /// attempt's outcome drops the hedge.
         case hedgeQueued(serial: UInt64, FetchPriority)
         /// Two attempts run at this priority: `serial`, the first, and
         /// `hedge`, a second one started because the first was slow. Each

@@ -70,6 +70,7 @@ struct PendingLoadQueue: Sendable {
         @usableFromInline var priority = 0
         @usableFromInline var isDated = false
         @usableFromInline var stamp: Int64 = 0
+        @usableFromInline var deadline: Duration?
 
         @inlinable
         init() {}
@@ -94,6 +95,13 @@ struct PendingLoadQueue: Sendable {
     @inlinable
     func contains(_ slot: Int) -> Bool {
         slot < placements.count && placements[slot].ticket != 0
+    }
+
+    /// The deadline `slot` waits by, if it waits with one.
+    /// - Complexity: O(1)
+    @inlinable
+    func deadline(of slot: Int) -> Duration? {
+        contains(slot) ? placements[slot].deadline : nil
     }
 
     /// Places a load that is not in the queue.
@@ -192,6 +200,7 @@ struct PendingLoadQueue: Sendable {
         placements[slot].priority = priority
         placements[slot].isDated = deadline != nil
         placements[slot].stamp = stamp
+        placements[slot].deadline = deadline
         if let deadline {
             pushHeap(DatedEntry(deadline: deadline, stamp: stamp, slot: slot, ticket: ticket), priority)
         } else if atFront {

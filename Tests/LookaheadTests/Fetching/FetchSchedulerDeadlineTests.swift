@@ -58,6 +58,28 @@ struct FetchSchedulerDeadlineTests {
         #expect(runOneByOne(&scheduler, first: blocker) == [2, 1])
     }
 
+    @Test func aQueuedHedgeWaitsByItsLoadsDeadlineAndMovesWithIt() {
+        for isRedated in [false, true] {
+            // Given 0 (due at 300 ms) and 9 running in the two slots, 1 due at 200 ms and 2 at 500 ms queued
+            var scheduler = Scheduler(maxConcurrentLoads: 2)
+            let zero = scheduler.addInterest(in: 0, deadline: .milliseconds(300), payload: 0)
+            scheduler.addInterest(in: 9, payload: 9)
+            let running = scheduler.startedLoads()
+            scheduler.addInterest(in: 1, deadline: .milliseconds(200), payload: 1)
+            scheduler.addInterest(in: 2, deadline: .milliseconds(500), payload: 2)
+
+            // When 0 is hedged, and (second time) found to be due at 100 ms after all
+            let granted = scheduler.hedge(running[0])
+            #expect(granted)
+            if isRedated { scheduler.setDeadline(.milliseconds(100), of: zero) }
+            scheduler.checkInvariants()
+
+            // Then as the other slot frees, the hedge starts in its load's deadline order
+            let order = runOneByOne(&scheduler, first: running[1])
+            #expect(order == (isRedated ? [0, 1, 2] : [1, 0, 2]), "re-dated: \(isRedated)")
+        }
+    }
+
     @Test func aSharedLoadIsDueAtTheEarliestOfItsInterests() {
         // Given the only slot taken, 1 due at 200 ms, 2 due at 100 ms
         var scheduler = Scheduler(maxConcurrentLoads: 1)

@@ -14,7 +14,7 @@ extension ReferenceScheduler {
 
     /// Whether `serial` runs with its hedge waiting for a slot.
     func hasQueuedHedge(_ serial: UInt64) -> Bool {
-        loads.contains { if case .hedgeQueued(serial, _, _) = $0.state { true } else { false } }
+        loads.contains { if case .hedgeQueued(serial, _, _, _) = $0.state { true } else { false } }
     }
 
     /// The other attempt of the hedged load that `serial` is an attempt of.
@@ -34,7 +34,8 @@ extension ReferenceScheduler {
         for load in loads {
             switch load.state {
             case .pending(let priority, let stamp, let deadline): entries.append((load.key, priority, deadline, stamp))
-            case .hedgeQueued(_, let priority, let stamp): entries.append((load.key, priority, nil, stamp))
+            case .hedgeQueued(_, let priority, let stamp, let deadline):
+                entries.append((load.key, priority, deadline, stamp))
             default: break
             }
         }
@@ -107,7 +108,8 @@ extension ReferenceScheduler {
             let position = loads.firstIndex(where: { if case .running(serial, _) = $0.state { true } else { false } }),
             !loads[position].hasHedged, let priority = loads[position].state.runningPriority
         else { return false }
-        loads[position].state = .hedgeQueued(serial: serial, priority, stamp: backStamp())
+        loads[position].state = .hedgeQueued(
+            serial: serial, priority, stamp: backStamp(), deadline: activeDeadline(of: loads[position].key))
         loads[position].hasHedged = true
         settle()
         return true
@@ -116,7 +118,7 @@ extension ReferenceScheduler {
     /// The attempt whose hedge waits ended: the hedge is dropped.
     mutating func dropQueuedHedge(of key: Int) {
         guard let position = loads.firstIndex(where: { $0.key == key }),
-            case .hedgeQueued(let serial, let priority, _) = loads[position].state
+            case .hedgeQueued(let serial, let priority, _, _) = loads[position].state
         else { return }
         loads[position].state = .running(serial: serial, priority)
     }

@@ -98,15 +98,16 @@ struct ReferenceScheduler {
         /// Ordered by this deadline, the one it had when last placed.
         case pending(FetchPriority, stamp: Int, deadline: Duration?)
         case running(serial: UInt64, FetchPriority)
-        /// Its hedge waits, ordered by this stamp (no deadline).
-        case hedgeQueued(serial: UInt64, FetchPriority, stamp: Int)
+        /// Its hedge waits, ordered as a pending load of this stamp and
+        /// deadline (the load's earliest, as of when it was last placed).
+        case hedgeQueued(serial: UInt64, FetchPriority, stamp: Int, deadline: Duration?)
         case hedged(serial: UInt64, hedge: UInt64, FetchPriority)
         case backingOff(serial: UInt64)
 
         /// The priority it runs at, one attempt or two.
         var runningPriority: FetchPriority? {
             switch self {
-            case .running(_, let priority), .hedged(_, _, let priority), .hedgeQueued(_, let priority, _): priority
+            case .running(_, let priority), .hedged(_, _, let priority), .hedgeQueued(_, let priority, _, _): priority
             default: nil
             }
         }
@@ -190,7 +191,7 @@ struct ReferenceScheduler {
         switch load.state {
         case .idle: return .idle
         case .pending(let priority, _, _): return .pending(priority)
-        case .running(_, let priority), .hedged(_, _, let priority), .hedgeQueued(_, let priority, _):
+        case .running(_, let priority), .hedged(_, _, let priority), .hedgeQueued(_, let priority, _, _):
             return .running(priority)
         case .backingOff: return .backingOff
         }
@@ -204,7 +205,7 @@ struct ReferenceScheduler {
                 switch load.state {
                 case .idle: .idle
                 case .pending(let priority, _, _): .pending(priority)
-                case .running(_, let priority), .hedged(_, _, let priority), .hedgeQueued(_, let priority, _):
+                case .running(_, let priority), .hedged(_, _, let priority), .hedgeQueued(_, let priority, _, _):
                     .running(priority)
                 case .backingOff: .backingOff
                 }
@@ -254,7 +255,7 @@ struct ReferenceScheduler {
     func runningKey(_ serial: UInt64) -> Int {
         let load = loads.first { load in
             switch load.state {
-            case .running(serial, _), .hedgeQueued(serial, _, _): true
+            case .running(serial, _), .hedgeQueued(serial, _, _, _): true
             case .hedged(let first, let hedge, _): first == serial || hedge == serial
             default: false
             }
@@ -390,7 +391,7 @@ struct ReferenceScheduler {
                 loads[position].state = .running(serial: serial, wanted)
                 actions.append(.reprioritize(serial: serial, key: key, priority: wanted))
             }
-        case .hedgeQueued(let serial, let current, _):
+        case .hedgeQueued(let serial, let current, let stamp, let currentDeadline):
             if admittedCount(of: key) == 0 {
                 actions.append(.cancel(serial: serial, key: key))
                 zombies.append(serial)
@@ -401,8 +402,12 @@ struct ReferenceScheduler {
                 forgetIfUnused(key)
             } else if let wanted, wanted != current {
                 let stamp = wanted < current ? frontStamp() : backStamp()
-                loads[position].state = .hedgeQueued(serial: serial, wanted, stamp: stamp)
+                loads[position].state = .hedgeQueued(serial: serial, wanted, stamp: stamp, deadline: deadline)
                 actions.append(.reprioritize(serial: serial, key: key, priority: wanted))
+            } else if deadline != currentDeadline {
+                // As a pending load: its stamp stays, unless it loses its deadline.
+                let newStamp = deadline == nil ? backStamp() : stamp
+                loads[position].state = .hedgeQueued(serial: serial, current, stamp: newStamp, deadline: deadline)
             }
         case .hedged(let serial, let hedge, let current):
             if admittedCount(of: key) == 0 {
@@ -452,8 +457,8 @@ struct ReferenceScheduler {
                 switch load.state {
                 case .pending(let pendingPriority, let pendingStamp, let pendingDeadline):
                     (priority, stamp, deadline) = (pendingPriority, pendingStamp, pendingDeadline)
-                case .hedgeQueued(_, let hedgePriority, let hedgeStamp):
-                    (priority, stamp, deadline) = (hedgePriority, hedgeStamp, nil)
+                case .hedgeQueued(_, let hedgePriority, let hedgeStamp, let hedgeDeadline):
+                    (priority, stamp, deadline) = (hedgePriority, hedgeStamp, hedgeDeadline)
                 default:
                     continue
                 }
@@ -467,7 +472,7 @@ struct ReferenceScheduler {
             guard let next else { return }
             let serial = nextSerial
             nextSerial += 1
-            if case .hedgeQueued(let first, _, _) = loads[next.position].state {
+            if case .hedgeQueued(let first, _, _, _) = loads[next.position].state {
                 loads[next.position].state = .hedged(serial: first, hedge: serial, next.priority)
                 statistics.hedgesStarted += 1
             } else {
