@@ -141,6 +141,21 @@ public struct FetchScheduler<Key: Hashable, Payload> {
         id.slot < interests.count && interests[id.slot].isLive && interests[id.slot].generation == id.generation
     }
 
+    /// The key of interest `id`, or `nil` once it has ended.
+    /// - Complexity: O(1)
+    @inlinable
+    public func key(of id: InterestID) -> Key? {
+        isLive(id) ? loads[interests[id.slot].load]?.key : nil
+    }
+
+    /// The earliest deadline among the active interests in `key`'s load,
+    /// queued or running.
+    /// - Complexity: O(interests in the key).
+    @inlinable
+    public func earliestDeadline(ofKey key: Key) -> Duration? {
+        loadSlots[key].flatMap { wantedDeadline($0) }
+    }
+
     /// The priority of interest `id`, or `nil` once it has ended.
     /// - Complexity: O(1)
     @inlinable

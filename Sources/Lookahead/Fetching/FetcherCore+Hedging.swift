@@ -1,23 +1,22 @@
 public import DequeModule
 
-/// How ``FetcherCore`` hedges slow display loads (``FetchHedging``): a display
-/// attempt is watched from when it runs at a display priority; when its
-/// threshold passes on the injected clock (a timer task, outside the lock),
-/// the scheduler is asked for a hedge (``FetchScheduler/hedge(_:)``), which
-/// waits for a slot as a load of its priority would. An attempt no longer
-/// wanted for display then stays due, and asks when it is raised again. The
-/// scheduler decides everything else: the first success delivers, the other
-/// attempt is cancelled like any unwanted load (its worker's task cancelled).
+/// How ``FetcherCore`` hedges slow loads (``FetchHedging``): an attempt is
+/// watched from when it starts (or, started before hedging was watched, is
+/// raised); when its threshold passes on the injected clock (a timer task,
+/// outside the lock) it is due, and the scheduler is asked for a hedge
+/// (``FetchScheduler/hedge(_:)``) if the load is wanted for display, or its
+/// item is due within ``FetchHedging/dueWithin`` — checked then, and each
+/// time a request for it is re-dated. The hedge waits for a slot as a load
+/// of its priority and deadline would. A due attempt that is neither stays
+/// due, and asks when it is raised or re-dated. The scheduler decides
+/// everything else: the first success delivers, the other attempt is
+/// cancelled like any unwanted load (its worker's task cancelled).
 extension FetcherCore.State {
-    /// An attempt started, or was raised, at `priority`: a display attempt
-    /// is watched for its threshold (a timer in `effects`).
+    /// An attempt started, or was raised: it is watched for its threshold
+    /// (a timer in `effects`), and asks for its hedge if already due.
     @inlinable
-    mutating func watchForHedge(
-        _ id: FetcherCore.Scheduler.LoadID, key: Key, priority: FetchPriority, into effects: inout FetcherCore.Effects
-    ) {
-        guard HedgeBook<Key, FetchPayload<Value>>.isDisplay(priority), !hedges.hedges.contains(id.serial) else {
-            return
-        }
+    mutating func watchForHedge(_ id: FetcherCore.Scheduler.LoadID, key: Key, into effects: inout FetcherCore.Effects) {
+        guard !hedges.hedges.contains(id.serial) else { return }
         switch hedges.watched[id.serial] {
         case nil:
             guard let threshold = hedges.threshold else { return }
@@ -26,18 +25,32 @@ extension FetcherCore.State {
         case .timing:
             break
         case .due:
-            hedgeIfDue(id.serial, into: &effects)
+            hedgeIfDue(id.serial, now: nil, into: &effects)
         }
     }
 
-    /// The threshold of attempt `id` passed on the fetcher's clock.
+    /// The threshold of attempt `id` passed on the fetcher's clock, which reads `now`.
     @inlinable
-    mutating func hedgeTimerFired(_ id: FetcherCore.Scheduler.LoadID, key: Key, into effects: inout FetcherCore.Effects)
-    {
+    mutating func hedgeTimerFired(
+        _ id: FetcherCore.Scheduler.LoadID, key: Key, now: Duration, into effects: inout FetcherCore.Effects
+    ) {
         // Not watched any more: the attempt ended meanwhile.
         guard case .timing = hedges.watched[id.serial] else { return }
         hedges.watched[id.serial] = .due(id, key)
-        hedgeIfDue(id.serial, into: &effects)
+        hedgeIfDue(id.serial, now: now, into: &effects)
+    }
+
+    /// A request for `key` was re-dated at `now`: a due attempt of its load
+    /// whose item is now due soon asks for its hedge.
+    /// - Complexity: O(attempts watched), at most the concurrency limit plus
+    ///   the attempts cancelled but still running.
+    @inlinable
+    mutating func keyWasReDated(_ key: Key, now: Duration, into effects: inout FetcherCore.Effects) {
+        for (serial, watch) in hedges.watched {
+            guard case .due(_, let dueKey) = watch, dueKey == key else { continue }
+            hedgeIfDue(serial, now: now, into: &effects)
+            return
+        }
     }
 
     /// Forgets an attempt that ended; returns whether it was a hedge.
@@ -48,14 +61,19 @@ extension FetcherCore.State {
         return hedges.hedges.remove(id.serial) != nil
     }
 
-    /// Hedges a due attempt if it is still wanted for display and the
-    /// scheduler has a slot for it; otherwise it stays due.
+    /// Hedges a due attempt if it is wanted for display, or (with the time
+    /// `now` known) its item is due within ``FetchHedging/dueWithin``;
+    /// otherwise it stays due.
     @inlinable
-    mutating func hedgeIfDue(_ serial: UInt64, into effects: inout FetcherCore.Effects) {
+    mutating func hedgeIfDue(_ serial: UInt64, now: Duration?, into effects: inout FetcherCore.Effects) {
         guard case .due(let id, let key) = hedges.watched[serial],
-            case .running(let priority) = scheduler.phase(of: key),
-            HedgeBook<Key, FetchPayload<Value>>.isDisplay(priority)
+            case .running(let priority) = scheduler.phase(of: key)
         else { return }
+        let isDueSoon =
+            now.flatMap { now in
+                scheduler.earliestDeadline(ofKey: key).map { $0 <= now + FetchHedging.dueWithin }
+            } ?? false
+        guard HedgeBook<Key, FetchPayload<Value>>.isDisplay(priority) || isDueSoon else { return }
         // Refused only when the attempt has ended or had its hedge: nothing left to watch.
         hedges.watched[serial] = nil
         scheduler.hedge(id)

@@ -12,7 +12,7 @@ extension FetcherCore.State {
             switch action {
             case .start(let id, let key, let priority):
                 if hedges.policy.isEnabled, !recordHedgeStart(id, key: key, into: &effects) {
-                    watchForHedge(id, key: key, priority: priority, into: &effects)
+                    watchForHedge(id, key: key, into: &effects)
                 }
                 let job = FetcherCore.Job(id: id, key: key)
                 if let (worker, continuation) = idleWorkers.popLast() {
@@ -37,7 +37,9 @@ extension FetcherCore.State {
                 // Task priorities cannot change once a task runs; the order of
                 // what has not started is the scheduler's business. A load
                 // raised to a display priority becomes one to hedge.
-                if hedges.policy.isEnabled { watchForHedge(id, key: key, priority: priority, into: &effects) }
+                if hedges.policy.isEnabled, HedgeBook<Key, FetchPayload<Value>>.isDisplay(priority) {
+                    watchForHedge(id, key: key, into: &effects)
+                }
             }
         }
     }
@@ -126,10 +128,15 @@ extension FetcherCore: FetchRequestOwner {
     @usableFromInline
     func setDeadline(_ deadline: Duration?, of interest: FetchInterestHandle) {
         // Read before the lock: the clock is the user's.
-        let due = deadline.map { timeline() + $0 }
-        update { state, _ in
+        let now = timeline()
+        let due = deadline.map { now + $0 }
+        update { state, effects in
             let id = Scheduler.InterestID(slot: interest.slot, generation: interest.generation)
             state.scheduler.setDeadline(due, of: id)
+            // A prefetch about to be shown whose load runs slow gets its hedge.
+            if due != nil, state.hedges.policy.isEnabled, let key = state.scheduler.key(of: id) {
+                state.keyWasReDated(key, now: now, into: &effects)
+            }
         }
     }
 

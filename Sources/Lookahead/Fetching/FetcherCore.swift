@@ -296,7 +296,9 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         for (id, key, threshold) in effects.hedgeTimers {
             Task {
                 try? await self.sleep(threshold)
-                self.update { state, effects in state.hedgeTimerFired(id, key: key, into: &effects) }
+                // Read before the lock: the clock is the user's.
+                let now = self.timeline()
+                self.update { state, effects in state.hedgeTimerFired(id, key: key, now: now, into: &effects) }
             }
         }
         for event in effects.events {

@@ -16,10 +16,28 @@ extension StrategyDriver {
     /// for on a starved link.
     /// - Complexity: O(visible cells × loads in flight).
     mutating func hedgeSlowDisplayLoads(_ visible: [Int], at time: Duration) {
-        let hasSamples = hedgeDurations.count >= FetchHedging.minimumSamples
-        guard let threshold = hasSamples ? hedgeDurations.estimate : hedgePrior else { return }
+        guard let threshold = hedgeThreshold else { return }
         for item in visible where (displayPriorities[item] ?? .veryLow) >= .high && !metrics.ready[item] {
             loader.hedge(item, ifRunningLongerThan: threshold, at: time)
         }
+    }
+
+    /// Hedges, as an `AsyncFetcher` made with `hedging:` does when a
+    /// request is re-dated, the prefetches just re-dated whose item is due
+    /// within ``FetchHedging/dueWithin`` and whose load has run past the
+    /// threshold: a cell about to appear.
+    /// - Complexity: O(deadlines × loads in flight).
+    mutating func hedgeDuePrefetches(_ deadlines: [(path: ItemPath, time: Duration)], at time: Duration) {
+        guard let threshold = hedgeThreshold else { return }
+        let soon = time + FetchHedging.dueWithin
+        for (path, deadline) in deadlines where deadline <= soon {
+            loader.hedge(layout.flatIndex(of: path), ifRunningLongerThan: threshold, at: time)
+        }
+    }
+
+    /// The hedging threshold now: the p90 of the observed load durations
+    /// once ``FetchHedging/minimumSamples`` have landed, the prior before.
+    var hedgeThreshold: Duration? {
+        hedgeDurations.count >= FetchHedging.minimumSamples ? hedgeDurations.estimate : hedgePrior
     }
 }

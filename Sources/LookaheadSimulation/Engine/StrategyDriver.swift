@@ -69,6 +69,10 @@ package struct StrategyDriver<Loader: StrategyLoader> {
     /// predictions (``PrefetchPlanner/deadlines``), so that the queue starts
     /// them earliest-due first; only the adaptive policy predicts them.
     package var datesPrefetches: Bool
+    /// Whether a dated prefetch due within ``FetchHedging/dueWithin`` whose
+    /// load runs slow is hedged (`StrategyDriver+Hedging.swift`), as the
+    /// runtime fetcher does when hedging.
+    package var hedgesDuePrefetches: Bool
     /// The scroll velocity, measured as the runtime views measure it: the
     /// finite difference between two frames.
     var scrollVelocity = VelocityEstimator(timeConstant: .zero)
@@ -90,6 +94,7 @@ package struct StrategyDriver<Loader: StrategyLoader> {
         hedgesSlowLoads = strategy == .adaptive && AdaptiveSettings.hedgesSlowLoadsByDefault
         hedgePrior = AdaptiveSettings.hedgePriorByDefault.map { .milliseconds($0) }
         datesPrefetches = strategy == .adaptive && AdaptiveSettings.datesPrefetchesByDefault
+        hedgesDuePrefetches = AdaptiveSettings.hedgesDuePrefetchesByDefault
         visibility = FrameVisibility(scenario: scenario)
         layout = visibility.layout
         itemCount = layout.totalItemCount
@@ -125,6 +130,7 @@ package struct StrategyDriver<Loader: StrategyLoader> {
         hedgePrior = settings.hedgePrior
         landings = settings.announcesLandings ? announcedLandings() : nil
         datesPrefetches = settings.datesPrefetches
+        hedgesDuePrefetches = settings.hedgesDuePrefetches
     }
 
     /// Where the trace's motions land, as an app would announce them.
@@ -272,9 +278,11 @@ package struct StrategyDriver<Loader: StrategyLoader> {
                 prefetch: update.prefetch.map { layout.flatIndex(of: $0) },
                 cancel: update.cancel.map { layout.flatIndex(of: $0) })
             if datesPrefetches {
-                for (path, deadline) in planner.deadlines {
+                let deadlines = planner.deadlines
+                for (path, deadline) in deadlines {
                     loader.datePrefetch(layout.flatIndex(of: path), by: deadline, at: time)
                 }
+                if hedgesSlowLoads, hedgesDuePrefetches { hedgeDuePrefetches(deadlines, at: time) }
             }
         }
     }

@@ -23,6 +23,7 @@ public struct PolicyAblation: Sendable {
         Mechanism(name: "no landing zone") { $0.with { $0.yieldsToLandingZone = false } },
         Mechanism(name: "no announced landings") { $0.with { $0.announcesLandings = false } },
         Mechanism(name: "no deadlines") { $0.with { $0.datesPrefetches = false } },
+        Mechanism(name: "no hedging of prefetches due soon") { $0.with { $0.hedgesDuePrefetches = false } },
         Mechanism(name: "no hedging") { $0.with { $0.hedgesSlowLoads = false } },
         Mechanism(name: "no first-screen prior") { $0.with { $0.hedgePriorMilliseconds = nil } },
         Mechanism(name: "reader pace (floor 1.5)") { $0.with { $0.restingFloorScreens = 1.5 } },

@@ -80,4 +80,29 @@ struct DatedPrefetchTests {
             #expect(dated < firstInFirstOut, "\(dated) dated against \(firstInFirstOut) first in first out")
         }
     }
+
+    @Test func hedgingPrefetchesDueSoonLeavesFewerBlankCellsOnLongFlings() async {
+        await onHeavyTestThread {
+            // Given `fling`, seeds 3, 4 and 7 (held out from the policy's tuning)
+            var (hedged, unhedged) = (0, 0)
+            for seed: UInt64 in [3, 4, 7] {
+                let scenario = SimulationScenario.builtIn(named: "fling", seed: seed)!
+                let simulator = Simulator(scenario: scenario)
+                var settings = AdaptiveSettings.shipped(maxConcurrentLoads: scenario.maxConcurrentLoads)
+                #expect(settings.hedgesDuePrefetches)
+                // When the shipped policy runs, then without hedging what is due soon
+                let withHedges = simulator.run(adaptive: settings)
+                settings.hedgesDuePrefetches = false
+                let without = simulator.run(adaptive: settings)
+                // Then each run leaves fewer blank cells, for more requests
+                #expect(
+                    withHedges.blankCellFrames < without.blankCellFrames,
+                    "seed \(seed): \(withHedges.blankCellFrames) hedged against \(without.blankCellFrames)")
+                #expect(withHedges.requests > without.requests, "seed \(seed)")
+                hedged += withHedges.blankCellFrames
+                unhedged += without.blankCellFrames
+            }
+            #expect(hedged < unhedged)
+        }
+    }
 }

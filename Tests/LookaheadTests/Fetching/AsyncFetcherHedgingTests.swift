@@ -127,6 +127,59 @@ struct AsyncFetcherHedgingTests {
         #expect(fetcher.statistics.hedgesWon == 0)
     }
 
+    /// Whether `fetcher` has found the running attempt of `key` past its threshold.
+    func isDue(_ key: Int, in fetcher: Fetcher) -> Bool {
+        fetcher.core.state.withLock { state in
+            state.hedges.watched.values.contains { if case .due(_, key) = $0 { true } else { false } }
+        }
+    }
+
+    @Test func aPrefetchIsHedgedWhenReDatedToBeDueSoonAfterItsThreshold() async {
+        // Given a fetcher hedging after 100 ms, and a prefetch of key 0 running, due in 2 s
+        let loader = Loader()
+        let clock = ManualClock()
+        let fetcher = makeFetcher(loader, clock: clock, hedging: .after(.milliseconds(100)))
+        let request = fetcher.fetchAsync(0, deadline: .seconds(2))
+        await loader.gate.waitForStarts(1)
+
+        // When it has run past its threshold: not hedged, its item is not due soon
+        await clock.waitForSleepers(count: 1)
+        clock.advance(by: .milliseconds(100))
+        while !isDue(0, in: fetcher) { await Task.yield() }
+        #expect(loader.gate.started == [Attempt(key: 0, number: 1)])
+        #expect(!fetcher.withScheduler { $0.isHedged(0) })
+
+        // And when a frame re-dates it as due within FetchHedging.dueWithin
+        request.setDeadline(FetchHedging.dueWithin - .milliseconds(1))
+
+        // Then its hedge starts at once
+        await loader.gate.waitForStarts(2)
+        #expect(loader.gate.started.last == Attempt(key: 0, number: 2))
+        loader.gate.succeed(Attempt(key: 0, number: 2), with: "hedge")
+        await loader.gate.waitForCancellations(1)
+        await fetcher.waitUntilIdle()
+    }
+
+    @Test func aPrefetchDueSoonIsHedgedWhenItsThresholdPasses() async {
+        // Given a fetcher hedging after 100 ms, and a prefetch of key 0 due in 200 ms
+        let loader = Loader()
+        let clock = ManualClock()
+        let fetcher = makeFetcher(loader, clock: clock, hedging: .after(.milliseconds(100)))
+        fetcher.fetchAsync(0, deadline: .milliseconds(200))
+        await loader.gate.waitForStarts(1)
+
+        // When 100 ms pass
+        await clock.waitForSleepers(count: 1)
+        clock.advance(by: .milliseconds(100))
+
+        // Then it is hedged, though no cell asks for it yet
+        await loader.gate.waitForStarts(2)
+        #expect(fetcher.withScheduler { $0.isHedged(0) })
+        loader.gate.succeed(Attempt(key: 0, number: 1), with: "first")
+        await loader.gate.waitForCancellations(1)
+        await fetcher.waitUntilIdle()
+    }
+
     @Test func afterP90HedgesOnlyOnceDurationsAreObservedAndAtTheirP90() async {
         // Given a fetcher hedging after the p90
         let loader = Loader()
