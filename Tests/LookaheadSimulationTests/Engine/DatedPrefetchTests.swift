@@ -59,50 +59,49 @@ struct DatedPrefetchTests {
         }
     }
 
+    /// The shipped `adaptive` on `fling` seeds `seeds` (held out from the
+    /// policy's tuning), then with `mechanism` switched off: each seed's two runs.
+    func flingRuns(
+        seeds: [UInt64], without mechanism: WritableKeyPath<AdaptiveSettings, Bool>
+    ) -> [(seed: UInt64, shipped: StrategyResult, without: StrategyResult)] {
+        seeds.map { seed in
+            let scenario = SimulationScenario.builtIn(named: "fling", seed: seed)!
+            let simulator = Simulator(scenario: scenario)
+            var settings = AdaptiveSettings.shipped(maxConcurrentLoads: scenario.maxConcurrentLoads)
+            #expect(settings[keyPath: mechanism], "the mechanism ships on")
+            let shipped = simulator.run(adaptive: settings)
+            settings[keyPath: mechanism] = false
+            return (seed, shipped, simulator.run(adaptive: settings))
+        }
+    }
+
     @Test func datedPrefetchesLeaveFewerBlankCellsOnLongFlings() async {
         await onHeavyTestThread {
-            // Given `fling`, seeds 2, 6 and 9 (held out from the policy's tuning)
-            var (dated, firstInFirstOut) = (0, 0)
-            for seed: UInt64 in [2, 6, 9] {
-                let scenario = SimulationScenario.builtIn(named: "fling", seed: seed)!
-                let simulator = Simulator(scenario: scenario)
-                var settings = AdaptiveSettings.shipped(maxConcurrentLoads: scenario.maxConcurrentLoads)
-                #expect(settings.datesPrefetches)
-                // When the shipped policy runs with its prefetches dated, then without
-                let withDates = simulator.run(adaptive: settings).blankCellFrames
-                settings.datesPrefetches = false
-                let without = simulator.run(adaptive: settings).blankCellFrames
-                // Then dating never costs blank cells, and saves some in all
-                #expect(withDates <= without, "seed \(seed): \(withDates) dated against \(without)")
-                dated += withDates
-                firstInFirstOut += without
+            // Given `fling` seeds 2, 6 and 9, with prefetches dated and first in first out
+            let runs = flingRuns(seeds: [2, 6, 9], without: \.datesPrefetches)
+            // Then dating never costs blank cells, and saves some in all
+            for (seed, dated, undated) in runs {
+                #expect(
+                    dated.blankCellFrames <= undated.blankCellFrames,
+                    "seed \(seed): \(dated.blankCellFrames) dated against \(undated.blankCellFrames)")
             }
-            #expect(dated < firstInFirstOut, "\(dated) dated against \(firstInFirstOut) first in first out")
+            let dated = runs.reduce(0) { $0 + $1.shipped.blankCellFrames }
+            let undated = runs.reduce(0) { $0 + $1.without.blankCellFrames }
+            #expect(dated < undated, "\(dated) dated against \(undated) first in first out")
         }
     }
 
     @Test func hedgingPrefetchesDueSoonLeavesFewerBlankCellsOnLongFlings() async {
         await onHeavyTestThread {
-            // Given `fling`, seeds 3, 4 and 7 (held out from the policy's tuning)
-            var (hedged, unhedged) = (0, 0)
-            for seed: UInt64 in [3, 4, 7] {
-                let scenario = SimulationScenario.builtIn(named: "fling", seed: seed)!
-                let simulator = Simulator(scenario: scenario)
-                var settings = AdaptiveSettings.shipped(maxConcurrentLoads: scenario.maxConcurrentLoads)
-                #expect(settings.hedgesDuePrefetches)
-                // When the shipped policy runs, then without hedging what is due soon
-                let withHedges = simulator.run(adaptive: settings)
-                settings.hedgesDuePrefetches = false
-                let without = simulator.run(adaptive: settings)
-                // Then each run leaves fewer blank cells, for more requests
+            // Given `fling` seeds 3, 4 and 7, hedging what is due soon and not
+            let runs = flingRuns(seeds: [3, 4, 7], without: \.hedgesDuePrefetches)
+            // Then each run leaves fewer blank cells, for more requests
+            for (seed, hedged, unhedged) in runs {
                 #expect(
-                    withHedges.blankCellFrames < without.blankCellFrames,
-                    "seed \(seed): \(withHedges.blankCellFrames) hedged against \(without.blankCellFrames)")
-                #expect(withHedges.requests > without.requests, "seed \(seed)")
-                hedged += withHedges.blankCellFrames
-                unhedged += without.blankCellFrames
+                    hedged.blankCellFrames < unhedged.blankCellFrames,
+                    "seed \(seed): \(hedged.blankCellFrames) hedged against \(unhedged.blankCellFrames)")
+                #expect(hedged.requests > unhedged.requests, "seed \(seed)")
             }
-            #expect(hedged < unhedged)
         }
     }
 }
