@@ -23,7 +23,9 @@
 ///   cancel-and-restart churn.
 /// - When the app announces where a fling will land (``ScrollFrame/targetOffset``,
 ///   from `scrollViewWillEndDragging`), it asks for that landing zone on that
-///   very frame, instead of inferring it from two frames of coasting.
+///   very frame, instead of inferring it from two frames of coasting. The
+///   motion ends there: nothing past the landing is asked for on the
+///   strength of the motion, and the frame that reaches it rests.
 /// - It keeps a window ahead (and, while the list rests, behind): by default
 ///   2.5 screens ahead and 1.5 behind. Lower `restingFloorScreens` to size it
 ///   from the reader's pace instead (``ReadingPace``: points per second over
@@ -92,6 +94,9 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
     /// Whether the last frame was a fling coasting under UIScrollView's
     /// deceleration, the only motion whose landing the physics predicts.
     var isCoasting = false
+    /// The offset the last frame announced as its landing, to tell the frame
+    /// that reaches it.
+    var lastTarget: Point?
     /// Storage kept between frames, so that a frame allocates no arrays of
     /// its own: the candidates, the window returned, and the next `held`.
     var scratch = Scratch()
@@ -244,6 +249,11 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
         isCoasting = coasts(context.frame) || (announced != nil && abs(context.frame.velocity) >= flingSpeed)
         lastMotion = (context.frame.time, context.frame.velocity)
         let visible = context.frame.visibleRect
+        // The frame that reaches the landing the last one announced ends that
+        // motion, whatever its velocity says: an animated scroll's last step
+        // reads as a fling of thousands of points per second.
+        let hasArrived = announced == nil && lastTarget.map { abs($0.y - visible.minY) < 1 } == true
+        lastTarget = announced
         predictor.record(velocity: context.frame.velocity, position: visible.minY, at: context.frame.time)
         readingPace.record(offset: visible.minY, at: context.frame.time)
         let screen = max(visible.height, 1)
@@ -252,14 +262,23 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
         let horizon = predictor.horizon(queuedLoadsPerSlot: context.loadQueue.queuedLoadsPerSlot)
 
         var wanted = Scratch.take(&scratch.wanted)
-        let isResting = speed < restingSpeed
+        let isResting = speed < restingSpeed || hasArrived
         let forward = context.direction == .forward
 
         // What the motion can reach in time, and what the reader's pace does always.
         let lead = leadDistance(screen: screen, horizon: horizon)
         var reach = lead
         if !isResting {
-            let travel = predictor.distance(travelledIn: horizon, speed: speed)
+            var travel = predictor.distance(travelledIn: horizon, speed: speed)
+            if let announced, speed >= flingSpeed {
+                // The physics projects where a fling stops; an announced landing
+                // is where it does (an animated scroll, eased to its target, would
+                // otherwise project screens past it). A drag's steady speed is
+                // left alone: the tail of a fling, slower than `flingSpeed`, reads
+                // as one, and on `photos` its reach past the landing served the
+                // next fling (capped too, +28% blank cell-frames).
+                travel = min(travel, max(0, forward ? announced.y - visible.minY : visible.minY - announced.y))
+            }
             reach = min(max(reach, travel + screen / 4), maxReachScreens * screen)
         }
         let trailingShare = restingLeadingScreens > 0 ? restingTrailingScreens / restingLeadingScreens : 0
