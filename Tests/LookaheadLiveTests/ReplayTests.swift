@@ -27,6 +27,20 @@ struct ReplayTests {
         #expect(real.result.name == strategy.rawValue)
     }
 
+    @Test("`adaptive` replays with the fetcher hedging as the simulator's does; `system` without")
+    func adaptiveHedgesLikeTheSimulator() async throws {
+        // Given a tiny scenario whose every response takes 200 ms: past the first screen's hedging prior
+        let scenario = ReplayTestScenario.make(latency: .milliseconds(200))
+        // When `adaptive` and `system` are replayed
+        let adaptive = try await RealReplay(scenario: scenario).run(.adaptive)
+        let system = try await RealReplay(scenario: scenario).run(.system)
+        // Then the first screen's slow display loads were hedged under `adaptive` only, as simulated
+        let simulated = Simulator(scenario: scenario).run(.adaptive)
+        #expect(simulated.requests > simulated.completedLoads, "the simulator hedges here")
+        #expect(adaptive.fetchStatistics.hedgesStarted > 0)
+        #expect(system.fetchStatistics.hedgesStarted == 0)
+    }
+
     @Test("A page whose first attempt fails is loaded again when the paging machine's retry is due")
     func failedPagesAreRetriedByThePagingMachine() async throws {
         // Given a network whose first attempt at the first page fails, and the second does not

@@ -55,6 +55,12 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
     ///   - hedging: whether a display request's slow load gets a second
     ///     attempt, and when (``FetchHedging``); off by default. Measured on
     ///     `clock`.
+    ///   - hedgesDueSoonAtOnce: with `hedging:` on, whether a prefetch
+    ///     re-dated to be due within ``FetchHedging/dueWithin`` is hedged at
+    ///     once rather than when its threshold passes; on by default. Turn it
+    ///     off for large payloads sharing a link (image grids): there a second
+    ///     transfer now slows every transfer in flight (the simulator's
+    ///     `photos`: +16% blank cell-frames hedging at once).
     ///   - load: loads the value of a key. Runs in a task that is cancelled when
     ///     nobody wants the value any more. A hedged key's loader runs twice
     ///     at once; the attempt that loses is cancelled.
@@ -66,6 +72,7 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
         retryPolicy: RetryPolicy = .default,
         isTransient: @escaping @Sendable (any Error) -> Bool = { $0 is any TransientError },
         hedging: FetchHedging = .off,
+        hedgesDueSoonAtOnce: Bool = true,
         load: @escaping @Sendable (Key) async throws -> Value
     ) {
         precondition(maxConcurrentLoads >= 1, "maxConcurrentLoads must be at least 1, got \(maxConcurrentLoads)")
@@ -87,6 +94,7 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
             },
             isTransient: isTransient,
             hedging: hedging,
+            hedgesDueSoonAtOnce: hedgesDueSoonAtOnce,
             load: load
         )
     }

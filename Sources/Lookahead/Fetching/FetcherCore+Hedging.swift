@@ -5,10 +5,12 @@ public import DequeModule
 /// raised); when its threshold passes on the injected clock (a timer task,
 /// outside the lock) it is due, and the scheduler is asked for a hedge
 /// (``FetchScheduler/hedge(_:)``) if the load is wanted for display, or its
-/// item is due within ``FetchHedging/dueWithin`` — checked then, and each
-/// time a request for it is re-dated. The hedge waits for a slot as a load
-/// of its priority and deadline would. A due attempt that is neither stays
-/// due, and asks when it is raised or re-dated. The scheduler decides
+/// item is due within ``FetchHedging/dueWithin``. A request re-dated to be
+/// due that soon has its load hedged at once, threshold passed or not (the
+/// cell is about to appear), unless the fetcher was made with
+/// `hedgesDueSoonAtOnce: false`. The hedge waits for a slot as a load of its
+/// priority and deadline would. A due attempt that is neither stays due,
+/// and asks when it is raised or re-dated. The scheduler decides
 /// everything else: the first success delivers, the other attempt is
 /// cancelled like any unwanted load (its worker's task cancelled).
 extension FetcherCore.State {
@@ -20,7 +22,7 @@ extension FetcherCore.State {
         switch hedges.watched[id.serial] {
         case nil:
             guard let threshold = hedges.threshold else { return }
-            hedges.watched[id.serial] = .timing
+            hedges.watched[id.serial] = .timing(id, key)
             effects.hedgeTimers.append((id, key, threshold))
         case .timing:
             break
@@ -40,14 +42,18 @@ extension FetcherCore.State {
         hedgeIfDue(id.serial, now: now, into: &effects)
     }
 
-    /// A request for `key` was re-dated at `now`: a due attempt of its load
-    /// whose item is now due soon asks for its hedge.
+    /// A request for `key` was re-dated at `now`: an attempt of its load
+    /// whose item is now due soon asks for its hedge, its threshold passed
+    /// or not.
     /// - Complexity: O(attempts watched), at most the concurrency limit plus
     ///   the attempts cancelled but still running.
     @inlinable
     mutating func keyWasReDated(_ key: Key, now: Duration, into effects: inout FetcherCore.Effects) {
         for (serial, watch) in hedges.watched {
-            guard case .due(_, let dueKey) = watch, dueKey == key else { continue }
+            switch watch {
+            case .timing(_, let watchedKey), .due(_, let watchedKey):
+                guard watchedKey == key else { continue }
+            }
             hedgeIfDue(serial, now: now, into: &effects)
             return
         }
@@ -61,19 +67,26 @@ extension FetcherCore.State {
         return hedges.hedges.remove(id.serial) != nil
     }
 
-    /// Hedges a due attempt if it is wanted for display, or (with the time
-    /// `now` known) its item is due within ``FetchHedging/dueWithin``;
-    /// otherwise it stays due.
+    /// Hedges a watched attempt if (with the time `now` known) its item is
+    /// due within ``FetchHedging/dueWithin``, or it is past its threshold and
+    /// wanted for display; otherwise it stays as it is.
     @inlinable
     mutating func hedgeIfDue(_ serial: UInt64, now: Duration?, into effects: inout FetcherCore.Effects) {
-        guard case .due(let id, let key) = hedges.watched[serial],
-            case .running(let priority) = scheduler.phase(of: key)
-        else { return }
+        let (id, key, isPastThreshold): (FetcherCore.Scheduler.LoadID, Key, Bool)
+        switch hedges.watched[serial] {
+        case .timing(let watchedID, let watchedKey):
+            guard hedges.hedgesDueSoonAtOnce else { return }
+            (id, key, isPastThreshold) = (watchedID, watchedKey, false)
+        case .due(let watchedID, let watchedKey): (id, key, isPastThreshold) = (watchedID, watchedKey, true)
+        case nil: return
+        }
+        guard case .running(let priority) = scheduler.phase(of: key) else { return }
         let isDueSoon =
             now.flatMap { now in
                 scheduler.earliestDeadline(ofKey: key).map { $0 <= now + FetchHedging.dueWithin }
             } ?? false
-        guard HedgeBook<Key, FetchPayload<Value>>.isDisplay(priority) || isDueSoon else { return }
+        let isDisplay = HedgeBook<Key, FetchPayload<Value>>.isDisplay(priority)
+        guard isDueSoon || (isPastThreshold && isDisplay) else { return }
         // Refused only when the attempt has ended or had its hedge: nothing left to watch.
         hedges.watched[serial] = nil
         scheduler.hedge(id)

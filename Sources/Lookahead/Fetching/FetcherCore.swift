@@ -74,9 +74,9 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         @usableFromInline var hedges: HedgeBook<Key, FetchPayload<Value>>
 
         @inlinable
-        init(scheduler: Scheduler, hedging: FetchHedging) {
+        init(scheduler: Scheduler, hedging: FetchHedging, hedgesDueSoonAtOnce: Bool) {
             self.scheduler = scheduler
-            self.hedges = HedgeBook(policy: hedging)
+            self.hedges = HedgeBook(policy: hedging, hedgesDueSoonAtOnce: hedgesDueSoonAtOnce)
         }
 
         /// Idle but for completions that may still be running (see `deliveriesInProgress`).
@@ -197,6 +197,7 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         startStopwatch: @escaping @Sendable () -> @Sendable () -> Duration,
         isTransient: @escaping @Sendable (any Error) -> Bool,
         hedging: FetchHedging = .off,
+        hedgesDueSoonAtOnce: Bool = true,
         load: @escaping @Sendable (Key) async throws -> Value
     ) {
         self.startStopwatch = startStopwatch
@@ -205,7 +206,7 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         self.state = LockedValue(
             State(
                 scheduler: Scheduler(maxConcurrentLoads: maxConcurrentLoads, retryPolicy: retryPolicy),
-                hedging: hedging))
+                hedging: hedging, hedgesDueSoonAtOnce: hedgesDueSoonAtOnce))
         self.memoryCache = memoryCache
         self.sleep = sleep
         self.isTransient = isTransient

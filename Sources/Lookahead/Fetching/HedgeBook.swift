@@ -9,14 +9,18 @@ struct HedgeBook<Key: Hashable & Sendable, Payload>: Sendable where Payload: Sen
 
     @usableFromInline
     enum Watch: Sendable {
-        /// A timer runs until the attempt's threshold.
-        case timing
+        /// A timer runs until the attempt's threshold; a prefetch whose item
+        /// is re-dated due soon is hedged before it.
+        case timing(LoadID, Key)
         /// The threshold passed while the load was not wanted for display:
         /// it asks for its hedge when it is raised to a display priority.
         case due(LoadID, Key)
     }
 
     @usableFromInline let policy: FetchHedging
+    /// Whether a prefetch re-dated due within ``FetchHedging/dueWithin`` is
+    /// hedged before its threshold passes.
+    @usableFromInline let hedgesDueSoonAtOnce: Bool
     /// The recent successful attempts' durations, for `afterP90`.
     @usableFromInline var durations = LoadDurationEstimator(quantile: 0.9, prior: .zero)
     /// Running first attempts watched for their threshold, by serial.
@@ -25,8 +29,9 @@ struct HedgeBook<Key: Hashable & Sendable, Payload>: Sendable where Payload: Sen
     @usableFromInline var hedges: Set<UInt64> = []
 
     @inlinable
-    init(policy: FetchHedging) {
+    init(policy: FetchHedging, hedgesDueSoonAtOnce: Bool) {
         self.policy = policy
+        self.hedgesDueSoonAtOnce = hedgesDueSoonAtOnce
     }
 
     /// How long a display load may run before it is hedged, or `nil` when

@@ -131,11 +131,17 @@ public struct RealReplay: Sendable {
         let elapsed: @Sendable () -> Duration = { origin.duration(to: clock.now) }
         let keys = LoadKeys(strategy: strategy, itemCount: scenario.makeLayout().totalItemCount)
         let loader = ReplayLoader(http: http, network: scenario.network, keys: keys, elapsed: elapsed, logger: logger)
+        // `adaptive` hedges as the simulator's does: the shipped settings, and
+        // nothing at once on a link of limited bandwidth.
+        let hedging =
+            strategy == .adaptive
+            ? AdaptiveSettings.shipped(maxConcurrentLoads: scenario.maxConcurrentLoads).fetcherHedging : .off
         let fetcher = AsyncFetcher<Int, ReplayPayload>(
             maxConcurrentLoads: scenario.maxConcurrentLoads,
             // Everything loaded stays, as in the simulator.
             memoryCache: MemoryCache(costLimit: .max, countLimit: max(1, keys.itemCount), cost: { $0.bytes }),
-            clock: clock, retryPolicy: .default, isTransient: HTTPLoader.isTransient
+            clock: clock, retryPolicy: .default, isTransient: HTTPLoader.isTransient, hedging: hedging,
+            hedgesDueSoonAtOnce: scenario.network.bandwidth == .unlimited
         ) { key in
             try await loader.load(key)
         }

@@ -14,7 +14,7 @@ import Lookahead
 /// ``PagingStateMachine`` says so. Every load, item or page, shares the
 /// scenario's link in the ``TransferSimulator``.
 ///
-/// A hedge (``hedge(_:ifRunningLongerThan:at:)``) is a second transfer of
+/// A hedge (``hedge(_:ifRunningLongerThan:starvationWindow:at:)``) is a second transfer of
 /// the key on the shared link, with its own latency draw: attempt `a + 1`
 /// when the first is attempt `a`, as ``LowerBound``'s hedging premises say,
 /// so the run stays a pure function of the seed. The oracle's plans hedge
@@ -235,15 +235,17 @@ struct SimulatedLoader: StrategyLoader {
 
     // MARK: Hedging
 
-    /// Hedges the load of visible `item` if it has run longer than
-    /// `threshold` and the link is not starved; the scheduler decides the
-    /// rest (one hedge per load, waiting ahead of lower priorities for the
-    /// next free slot, dropped if the load ends first).
+    /// Hedges the load of `item` if it has run longer than `age` and the
+    /// link is not starved within `starvationWindow`; the scheduler decides
+    /// the rest (one hedge per load, waiting by priority and deadline for
+    /// the next free slot, dropped if the load ends first).
     /// - Complexity: O(loads in flight).
-    mutating func hedge(_ item: Int, ifRunningLongerThan threshold: Duration, at time: Duration) {
+    mutating func hedge(
+        _ item: Int, ifRunningLongerThan age: Duration, starvationWindow: Duration, at time: Duration
+    ) {
         guard case .running = scheduler.phase(of: item), !scheduler.isHedged(item),
-            let load = loads.values.first(where: { $0.key == item && time - $0.start >= threshold }),
-            !isLinkStarved(within: threshold)
+            let load = loads.values.first(where: { $0.key == item && time - $0.start >= age }),
+            !isLinkStarved(within: starvationWindow)
         else { return }
         scheduler.hedge(load.id)
     }

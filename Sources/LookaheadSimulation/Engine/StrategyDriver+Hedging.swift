@@ -18,20 +18,24 @@ extension StrategyDriver {
     mutating func hedgeSlowDisplayLoads(_ visible: [Int], at time: Duration) {
         guard let threshold = hedgeThreshold else { return }
         for item in visible where (displayPriorities[item] ?? .veryLow) >= .high && !metrics.ready[item] {
-            loader.hedge(item, ifRunningLongerThan: threshold, at: time)
+            loader.hedge(item, ifRunningLongerThan: threshold, starvationWindow: threshold, at: time)
         }
     }
 
-    /// Hedges, as an `AsyncFetcher` made with `hedging:` does when a
-    /// request is re-dated, the prefetches just re-dated whose item is due
-    /// within ``FetchHedging/dueWithin`` and whose load has run past the
-    /// threshold: a cell about to appear.
+    /// Hedges at once, as an `AsyncFetcher` made with `hedging:` does when
+    /// a request is re-dated, the running loads of the prefetches just
+    /// re-dated whose item is due within ``FetchHedging/dueWithin``: a cell
+    /// about to appear. Like the fetcher, only once there is a threshold (the
+    /// prior, or enough durations observed). None while anything is in
+    /// flight on a link of limited bandwidth: a second transfer now slows
+    /// every other — what an app with large payloads on a shared link says
+    /// with `AsyncFetcher(hedgesDueSoonAtOnce: false)`.
     /// - Complexity: O(deadlines × loads in flight).
     mutating func hedgeDuePrefetches(_ deadlines: [(path: ItemPath, time: Duration)], at time: Duration) {
-        guard let threshold = hedgeThreshold else { return }
+        guard hedgeThreshold != nil else { return }
         let soon = time + FetchHedging.dueWithin
         for (path, deadline) in deadlines where deadline <= soon {
-            loader.hedge(layout.flatIndex(of: path), ifRunningLongerThan: threshold, at: time)
+            loader.hedge(layout.flatIndex(of: path), ifRunningLongerThan: .zero, starvationWindow: .zero, at: time)
         }
     }
 

@@ -1,6 +1,6 @@
-import Lookahead
 import Testing
 
+@testable import Lookahead
 @testable import LookaheadSimulation
 
 /// Prefetches dated by the adaptive policy's predictions: the loader
@@ -56,6 +56,34 @@ struct DatedPrefetchTests {
             }
             // And the fling queued enough for that to be seen
             #expect(checked > 100)
+        }
+    }
+
+    @Test func aPrefetchDueSoonIsHedgedWithoutWaitingForItsThreshold() async {
+        await onHeavyTestThread {
+            // Given `adaptive` on a fling of the feed (a link without a bandwidth cap)
+            let scenario = SimulationScenario.builtIn(named: "fling", seed: 2, duration: .seconds(8))!
+            var run = SimulationRun(scenario: scenario, strategy: .adaptive)
+            var checked = 0
+            for frame in 0..<run.frameCount {
+                let time = run.driver.time(ofFrame: frame)
+                run.processEvents(until: time)
+                run.showFrame(frame, at: time)
+                guard let planner = run.driver.planner, let threshold = run.driver.hedgeThreshold else { continue }
+                let scheduler = run.driver.loader.scheduler
+                for (path, deadline) in planner.deadlines where deadline <= time + FetchHedging.dueWithin {
+                    let item = run.driver.layout.flatIndex(of: path)
+                    guard case .running = scheduler.phase(of: item), let slot = scheduler.loadSlots[item],
+                        let load = run.driver.loader.loads.values.first(where: { $0.key == item }),
+                        load.start < time, time - load.start < threshold
+                    else { continue }
+                    // Then a prefetch about to appear, running for less than the threshold, has its hedge
+                    #expect(scheduler.loads[slot]!.hasHedged, "item \(item), frame \(frame)")
+                    checked += 1
+                }
+            }
+            // And the fling had such prefetches
+            #expect(checked > 20, "\(checked) checked")
         }
     }
 

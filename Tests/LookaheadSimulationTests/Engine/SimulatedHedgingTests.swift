@@ -22,7 +22,8 @@ struct SimulatedHedgingTests {
         var loader = loaderWithALoadRunning(bandwidth: .unlimited)
 
         // When it has run past the threshold and is hedged
-        loader.hedge(0, ifRunningLongerThan: .milliseconds(50), at: .milliseconds(60))
+        loader.hedge(
+            0, ifRunningLongerThan: .milliseconds(50), starvationWindow: .milliseconds(50), at: .milliseconds(60))
         loader.drain(at: .milliseconds(60))
 
         // Then two transfers run, the second due at its own draw: attempt 1's latency after 60 ms
@@ -35,13 +36,34 @@ struct SimulatedHedgingTests {
 
     @Test func aLoadIsNotHedgedBeforeItsThresholdNorOnAStarvedLink() {
         var early = loaderWithALoadRunning(bandwidth: .unlimited)
-        early.hedge(0, ifRunningLongerThan: .milliseconds(50), at: .milliseconds(40))
+        early.hedge(
+            0, ifRunningLongerThan: .milliseconds(50), starvationWindow: .milliseconds(50), at: .milliseconds(40))
         #expect(!early.scheduler.isHedged(0))
 
         // 1 kB/s: item 0's payload alone takes longer than the threshold to cross
         var starved = loaderWithALoadRunning(bandwidth: .bitsPerSecond(8_000))
-        starved.hedge(0, ifRunningLongerThan: .milliseconds(50), at: .milliseconds(60))
+        starved.hedge(
+            0, ifRunningLongerThan: .milliseconds(50), starvationWindow: .milliseconds(50), at: .milliseconds(60))
         #expect(!starved.scheduler.isHedged(0))
+    }
+
+    @Test func aHedgeAtOnceIsRefusedWhileAnythingIsInFlightOnACappedLink() {
+        // Given item 0 loading for 1 ms, on an unlimited link and on a fast but capped one
+        var unlimited = loaderWithALoadRunning(bandwidth: .unlimited)
+        var capped = loaderWithALoadRunning(bandwidth: .bitsPerSecond(1_000_000_000))
+
+        // When each is asked for a hedge at once (as a prefetch due soon is)
+        unlimited.hedge(0, ifRunningLongerThan: .zero, starvationWindow: .zero, at: .milliseconds(1))
+        capped.hedge(0, ifRunningLongerThan: .zero, starvationWindow: .zero, at: .milliseconds(1))
+
+        unlimited.drain(at: .milliseconds(1))
+        capped.drain(at: .milliseconds(1))
+
+        // Then only the unlimited link takes a second transfer now
+        #expect(unlimited.scheduler.isHedged(0))
+        #expect(unlimited.transfers.inFlightCount == 2)
+        #expect(!capped.scheduler.isHedged(0))
+        #expect(capped.transfers.inFlightCount == 1)
     }
 
     /// `adaptive` on the first `seconds` of built-in `name`, seed `seed`,

@@ -46,8 +46,13 @@ struct AsyncFetcherHedgingTests {
         var all: [String] { names.withLock { $0 } }
     }
 
-    func makeFetcher(_ loader: Loader, clock: ManualClock, hedging: FetchHedging) -> Fetcher {
-        Fetcher(maxConcurrentLoads: 2, clock: clock, retryPolicy: .never, hedging: hedging) { key in
+    func makeFetcher(
+        _ loader: Loader, clock: ManualClock, hedging: FetchHedging, hedgesDueSoonAtOnce: Bool = true
+    ) -> Fetcher {
+        Fetcher(
+            maxConcurrentLoads: 2, clock: clock, retryPolicy: .never, hedging: hedging,
+            hedgesDueSoonAtOnce: hedgesDueSoonAtOnce
+        ) { key in
             try await loader.load(key)
         }
     }
@@ -156,6 +161,53 @@ struct AsyncFetcherHedgingTests {
         await loader.gate.waitForStarts(2)
         #expect(loader.gate.started.last == Attempt(key: 0, number: 2))
         loader.gate.succeed(Attempt(key: 0, number: 2), with: "hedge")
+        await loader.gate.waitForCancellations(1)
+        await fetcher.waitUntilIdle()
+    }
+
+    @Test func aPrefetchReDatedToBeDueSoonIsHedgedAtOnceBeforeItsThreshold() async {
+        // Given a fetcher hedging after 100 ms, and a prefetch of key 0 running, due in 2 s
+        let loader = Loader()
+        let clock = ManualClock()
+        let fetcher = makeFetcher(loader, clock: clock, hedging: .after(.milliseconds(100)))
+        let request = fetcher.fetchAsync(0, deadline: .seconds(2))
+        await loader.gate.waitForStarts(1)
+        await clock.waitForSleepers(count: 1)
+        #expect(!isDue(0, in: fetcher))
+
+        // When a frame re-dates it as due within FetchHedging.dueWithin, its threshold not passed
+        request.setDeadline(FetchHedging.dueWithin - .milliseconds(1))
+
+        // Then it is hedged at once: the item is about to appear, whatever the load's age
+        let hedged = fetcher.withScheduler { $0.isHedged(0) }
+        #expect(hedged, "not hedged before its threshold")
+        guard hedged else { return }
+        await loader.gate.waitForStarts(2)
+        #expect(loader.gate.started.last == Attempt(key: 0, number: 2))
+        loader.gate.succeed(Attempt(key: 0, number: 1), with: "first")
+        await loader.gate.waitForCancellations(1)
+        await fetcher.waitUntilIdle()
+    }
+
+    @Test func withoutHedgingDueSoonAtOnceAPrefetchReDatedDueSoonWaitsForItsThreshold() async {
+        // Given a fetcher hedging after 100 ms but not at once, and a prefetch of key 0 running, due in 2 s
+        let loader = Loader()
+        let clock = ManualClock()
+        let fetcher = makeFetcher(
+            loader, clock: clock, hedging: .after(.milliseconds(100)), hedgesDueSoonAtOnce: false)
+        let request = fetcher.fetchAsync(0, deadline: .seconds(2))
+        await loader.gate.waitForStarts(1)
+        await clock.waitForSleepers(count: 1)
+
+        // When a frame re-dates it as due soon: not hedged yet
+        request.setDeadline(FetchHedging.dueWithin - .milliseconds(1))
+        #expect(!fetcher.withScheduler { $0.isHedged(0) })
+
+        // Then it is hedged when its threshold passes
+        clock.advance(by: .milliseconds(100))
+        await loader.gate.waitForStarts(2)
+        #expect(fetcher.withScheduler { $0.isHedged(0) })
+        loader.gate.succeed(Attempt(key: 0, number: 1), with: "first")
         await loader.gate.waitForCancellations(1)
         await fetcher.waitUntilIdle()
     }
