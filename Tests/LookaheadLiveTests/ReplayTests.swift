@@ -41,6 +41,25 @@ struct ReplayTests {
         #expect(system.fetchStatistics.hedgesStarted == 0)
     }
 
+    @Test("A hedge asks the server for the next attempt's latency, as the simulator draws it, and can win")
+    func aHedgeDrawsTheNextAttempt() async throws {
+        // Given a network whose first item is slow on its first attempt and fast on its second
+        var scenario = ReplayTestScenario.make()
+        scenario.network.latency = .logNormal(median: .milliseconds(120), p99: .milliseconds(800))
+        let seed = try #require(
+            (1...10_000 as ClosedRange<UInt64>).first { seed in
+                var network = scenario.network
+                network.seed = seed
+                return network.latency(forItem: 0, attempt: 0) > .milliseconds(700)
+                    && network.latency(forItem: 0, attempt: 1) < .milliseconds(100)
+            })
+        scenario.network.seed = seed
+        // When `adaptive` is replayed: item 0 is on the first screen, hedged after the prior
+        let outcome = try await RealReplay(scenario: scenario).run(.adaptive)
+        // Then a hedge landed first
+        #expect(outcome.fetchStatistics.hedgesWon > 0, "seed \(seed)")
+    }
+
     @Test("A page whose first attempt fails is loaded again when the paging machine's retry is due")
     func failedPagesAreRetriedByThePagingMachine() async throws {
         // Given a network whose first attempt at the first page fails, and the second does not

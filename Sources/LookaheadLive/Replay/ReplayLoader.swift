@@ -38,6 +38,8 @@ final class ReplayLoader: Sendable {
     struct State {
         /// Failed attempts per key: the attempt number of the next one.
         var failures: [Int: Int] = [:]
+        /// Attempts of each key running now: a second one is a hedge.
+        var running: [Int: Int] = [:]
         /// GETs sent (retries included).
         var requests = 0
         /// Response bodies received in full.
@@ -48,6 +50,22 @@ final class ReplayLoader: Sendable {
         var completions: [Completion] = []
         /// Page failures the replay has not collected yet.
         var pageFailures: [PageFailure] = []
+
+        /// Starts an attempt of `key` and returns its number, as the
+        /// simulator draws it: the next after the failed ones, plus one when
+        /// another attempt of the key runs (a hedge racing it draws its own
+        /// latency).
+        mutating func beginAttempt(of key: Int) -> Int {
+            let racing = running[key, default: 0]
+            running[key] = racing + 1
+            return failures[key, default: 0] + min(racing, 1)
+        }
+
+        /// An attempt of `key` ended, however.
+        mutating func endAttempt(of key: Int) {
+            let left = running[key, default: 1] - 1
+            running[key] = left > 0 ? left : nil
+        }
     }
 
     let http: HTTPLoader
@@ -84,8 +102,9 @@ final class ReplayLoader: Sendable {
         }
         let attempt = state.withLock { state in
             state.requests += 1
-            return state.failures[key, default: 0]
+            return state.beginAttempt(of: key)
         }
+        defer { state.withLock { $0.endAttempt(of: key) } }
         let latency = min(network.latency(forItem: first, attempt: attempt), Self.maximumLatency)
         var query = ["latency_ms": "\(Int64((latency / .milliseconds(1)).rounded()))"]
         if network.fails(item: first, attempt: attempt) { query["fault"] = "500" }

@@ -139,16 +139,33 @@ struct AsyncFetcherHedgingTests {
         }
     }
 
-    @Test func aPrefetchIsHedgedWhenReDatedToBeDueSoonAfterItsThreshold() async {
-        // Given a fetcher hedging after 100 ms, and a prefetch of key 0 running, due in 2 s
+    /// A fetcher hedging after 100 ms (at once for what is due soon, or not),
+    /// with a prefetch of key 0 running, due in 2 s, its threshold timer set.
+    func prefetchRunningDueInTwoSeconds(
+        hedgesDueSoonAtOnce: Bool = true
+    ) async -> (loader: Loader, clock: ManualClock, fetcher: Fetcher, request: FetchRequest) {
         let loader = Loader()
         let clock = ManualClock()
-        let fetcher = makeFetcher(loader, clock: clock, hedging: .after(.milliseconds(100)))
+        let fetcher = makeFetcher(
+            loader, clock: clock, hedging: .after(.milliseconds(100)), hedgesDueSoonAtOnce: hedgesDueSoonAtOnce)
         let request = fetcher.fetchAsync(0, deadline: .seconds(2))
         await loader.gate.waitForStarts(1)
+        await clock.waitForSleepers(count: 1)
+        return (loader, clock, fetcher, request)
+    }
+
+    /// Lets attempt `number` of key 0 land, the other be cancelled, the fetcher go idle.
+    func finishHedgedLoad(_ loader: Loader, _ fetcher: Fetcher, landing number: Int) async {
+        loader.gate.succeed(Attempt(key: 0, number: number), with: "attempt \(number)")
+        await loader.gate.waitForCancellations(1)
+        await fetcher.waitUntilIdle()
+    }
+
+    @Test func aPrefetchIsHedgedWhenReDatedToBeDueSoonAfterItsThreshold() async {
+        // Given a fetcher hedging after 100 ms, and a prefetch of key 0 running, due in 2 s
+        let (loader, clock, fetcher, request) = await prefetchRunningDueInTwoSeconds()
 
         // When it has run past its threshold: not hedged, its item is not due soon
-        await clock.waitForSleepers(count: 1)
         clock.advance(by: .milliseconds(100))
         while !isDue(0, in: fetcher) { await Task.yield() }
         #expect(loader.gate.started == [Attempt(key: 0, number: 1)])
@@ -160,19 +177,12 @@ struct AsyncFetcherHedgingTests {
         // Then its hedge starts at once
         await loader.gate.waitForStarts(2)
         #expect(loader.gate.started.last == Attempt(key: 0, number: 2))
-        loader.gate.succeed(Attempt(key: 0, number: 2), with: "hedge")
-        await loader.gate.waitForCancellations(1)
-        await fetcher.waitUntilIdle()
+        await finishHedgedLoad(loader, fetcher, landing: 2)
     }
 
     @Test func aPrefetchReDatedToBeDueSoonIsHedgedAtOnceBeforeItsThreshold() async {
         // Given a fetcher hedging after 100 ms, and a prefetch of key 0 running, due in 2 s
-        let loader = Loader()
-        let clock = ManualClock()
-        let fetcher = makeFetcher(loader, clock: clock, hedging: .after(.milliseconds(100)))
-        let request = fetcher.fetchAsync(0, deadline: .seconds(2))
-        await loader.gate.waitForStarts(1)
-        await clock.waitForSleepers(count: 1)
+        let (loader, _, fetcher, request) = await prefetchRunningDueInTwoSeconds()
         #expect(!isDue(0, in: fetcher))
 
         // When a frame re-dates it as due within FetchHedging.dueWithin, its threshold not passed
@@ -184,20 +194,12 @@ struct AsyncFetcherHedgingTests {
         guard hedged else { return }
         await loader.gate.waitForStarts(2)
         #expect(loader.gate.started.last == Attempt(key: 0, number: 2))
-        loader.gate.succeed(Attempt(key: 0, number: 1), with: "first")
-        await loader.gate.waitForCancellations(1)
-        await fetcher.waitUntilIdle()
+        await finishHedgedLoad(loader, fetcher, landing: 1)
     }
 
     @Test func withoutHedgingDueSoonAtOnceAPrefetchReDatedDueSoonWaitsForItsThreshold() async {
         // Given a fetcher hedging after 100 ms but not at once, and a prefetch of key 0 running, due in 2 s
-        let loader = Loader()
-        let clock = ManualClock()
-        let fetcher = makeFetcher(
-            loader, clock: clock, hedging: .after(.milliseconds(100)), hedgesDueSoonAtOnce: false)
-        let request = fetcher.fetchAsync(0, deadline: .seconds(2))
-        await loader.gate.waitForStarts(1)
-        await clock.waitForSleepers(count: 1)
+        let (loader, clock, fetcher, request) = await prefetchRunningDueInTwoSeconds(hedgesDueSoonAtOnce: false)
 
         // When a frame re-dates it as due soon: not hedged yet
         request.setDeadline(FetchHedging.dueWithin - .milliseconds(1))
@@ -207,9 +209,7 @@ struct AsyncFetcherHedgingTests {
         clock.advance(by: .milliseconds(100))
         await loader.gate.waitForStarts(2)
         #expect(fetcher.withScheduler { $0.isHedged(0) })
-        loader.gate.succeed(Attempt(key: 0, number: 1), with: "first")
-        await loader.gate.waitForCancellations(1)
-        await fetcher.waitUntilIdle()
+        await finishHedgedLoad(loader, fetcher, landing: 1)
     }
 
     @Test func aPrefetchDueSoonIsHedgedWhenItsThresholdPasses() async {
