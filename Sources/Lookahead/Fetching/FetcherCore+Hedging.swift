@@ -42,9 +42,10 @@ extension FetcherCore.State {
         hedgeIfDue(id.serial, now: now, into: &effects)
     }
 
-    /// A request for `key` was re-dated at `now`: an attempt of its load
-    /// whose item is now due soon asks for its hedge, its threshold passed
-    /// or not.
+    /// A request for `key` was re-dated at `now`: the attempts of its load
+    /// whose item is now due soon ask for their hedge, threshold passed or
+    /// not (every one: an attempt cancelled but still running may be watched
+    /// beside the live one, and the scheduler refuses its hedge).
     /// - Complexity: O(attempts watched), at most the concurrency limit plus
     ///   the attempts cancelled but still running.
     @inlinable
@@ -52,10 +53,8 @@ extension FetcherCore.State {
         for (serial, watch) in hedges.watched {
             switch watch {
             case .timing(_, let watchedKey), .due(_, let watchedKey):
-                guard watchedKey == key else { continue }
+                if watchedKey == key { hedgeIfDue(serial, now: now, into: &effects) }
             }
-            hedgeIfDue(serial, now: now, into: &effects)
-            return
         }
     }
 
