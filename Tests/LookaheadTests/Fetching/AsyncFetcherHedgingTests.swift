@@ -197,6 +197,31 @@ struct AsyncFetcherHedgingTests {
         await finishHedgedLoad(loader, fetcher, landing: 1)
     }
 
+    @Test func reDatingHedgesTheLiveAttemptWhateverOtherAttemptsOfTheKeyAreWatched() async {
+        // Given a prefetch of key 0 running, due in 2 s, and 63 attempts of key 0 watched beside it
+        // that are no longer its load's (as an attempt cancelled but still running is)
+        let (loader, _, fetcher, request) = await prefetchRunningDueInTwoSeconds()
+        fetcher.core.state.withLock { state in
+            let live = state.hedges.watched.values.compactMap { watch -> FetcherCore<Int, String>.Scheduler.LoadID? in
+                if case .timing(let id, 0) = watch { id } else { nil }
+            }
+            guard let slot = live.first?.slot else { return }
+            for serial in UInt64(1_000)..<1_063 {
+                state.hedges.watched[serial] = .timing(.init(serial: serial, slot: slot), 0)
+            }
+        }
+
+        // When a frame re-dates it as due soon
+        request.setDeadline(FetchHedging.dueWithin - .milliseconds(1))
+
+        // Then the live attempt is hedged, whichever watch the fetcher looks at first
+        let hedged = fetcher.withScheduler { $0.isHedged(0) }
+        #expect(hedged)
+        guard hedged else { return }
+        await loader.gate.waitForStarts(2)
+        await finishHedgedLoad(loader, fetcher, landing: 1)
+    }
+
     @Test func withoutHedgingDueSoonAtOnceAPrefetchReDatedDueSoonWaitsForItsThreshold() async {
         // Given a fetcher hedging after 100 ms but not at once, and a prefetch of key 0 running, due in 2 s
         let (loader, clock, fetcher, request) = await prefetchRunningDueInTwoSeconds(hedgesDueSoonAtOnce: false)
