@@ -1,0 +1,89 @@
+// The adaptive policy's memory of a fling: a paced window stays at the cap
+// for a while after a flick, however slow the pace averaged over the look.
+import Testing
+
+@testable import Lookahead
+
+@Suite(.timeLimit(.minutes(1)))
+struct FlingMemoryTests {
+    let viewport = Size(width: 390, height: 844)
+    let frameTime = Duration.nanoseconds(16_666_667)
+    let layout = ListLayout(width: 390, rowHeight: 100, rowCount: 5_000)
+
+    /// A policy sized from the reader's pace (a floor of 1.5 screens) that has seen 120 ms loads.
+    func pacedPolicy() -> AdaptivePrefetchPolicy {
+        var policy = AdaptivePrefetchPolicy(restingFloorScreens: 1.5)
+        for _ in 0..<50 { policy.observeLoadDuration(.milliseconds(120)) }
+        return policy
+    }
+
+    /// Shows `policy` the frame at `offset`, moving at `velocity`, `index` frames in.
+    func window(
+        _ policy: inout AdaptivePrefetchPolicy, offset: Double, velocity: Double, index: Int
+    ) -> [ItemPath] {
+        let frame = ScrollFrame(
+            visibleRect: Rect(origin: Point(x: 0, y: offset), size: viewport), velocity: velocity,
+            time: frameTime * index)
+        let context = PrefetchContext(
+            frame: frame, visibleItems: layout.itemPaths(in: frame.visibleRect), direction: .forward,
+            isFirstLayout: false)
+        return policy.window(for: context, layout: layout)
+    }
+
+    /// How far past the viewport's bottom the farthest item of `window` starts, in points.
+    func farthestAhead(_ window: [ItemPath], of offset: Double) -> Double {
+        window.map { layout.frame(at: $0).minY - (offset + viewport.height) }.max() ?? 0
+    }
+
+    @Test func aFlickKeepsThePacedWindowAtTheCapForTheFlingMemory() {
+        // Given a paced policy: a flick at 4,000 pt/s from rest, coasting 2.5 s to a stop
+        var policy = pacedPolicy()
+        let start = 10_000.0
+        let velocity = 4_000.0
+        var index = 0
+        for _ in 0..<150 {
+            let seconds = Double(index) / 60
+            _ = window(
+                &policy, offset: start + ScrollPhysics.distance(after: seconds, velocity: velocity),
+                velocity: ScrollPhysics.velocity(after: seconds, velocity: velocity), index: index)
+            index += 1
+        }
+        let landed = start + ScrollPhysics.distance(after: Double(index) / 60, velocity: velocity)
+
+        // When the reader looks for 2 s (under 6 s since the flick's last fast frame, ~0.6 s in)
+        var looking: [ItemPath] = []
+        for _ in 0..<120 {
+            looking = window(&policy, offset: landed, velocity: 0, index: index)
+            index += 1
+        }
+        // Then the window ahead is the cap's 2.5 screens, though the pace
+        // (~2,000 pt over 4.5 s, ~560 pt within a load's 0.42 s three times
+        // over) alone would hold the floor's 1.5
+        let cap = policy.restingLeadingScreens * viewport.height
+        #expect(farthestAhead(looking, of: landed) > cap - 100)
+
+        // And when the look outlasts the memory (7 s more), the pace sizes it again
+        var rested: [ItemPath] = []
+        for _ in 0..<420 {
+            rested = window(&policy, offset: landed, velocity: 0, index: index)
+            index += 1
+        }
+        #expect(farthestAhead(rested, of: landed) < cap - 100)
+        #expect(farthestAhead(rested, of: landed) >= viewport.height - 100, "at least the next screen")
+    }
+
+    @Test func aSlowReaderWhoNeverFlingsIsPacedAtOnce() {
+        // Given a paced policy and a reader dragging 200 pt in 0.5 s, then resting 2.5 s, for 12 s
+        var policy = pacedPolicy()
+        var offset = 10_000.0
+        var last: [ItemPath] = []
+        for index in 0..<720 {
+            let moving = index % 180 < 30
+            if moving { offset += 400.0 / 60 }
+            last = window(&policy, offset: offset, velocity: moving ? 400 : 0, index: index)
+        }
+        // Then at rest it holds less than the cap: no drag reached fling speed
+        let cap = policy.restingLeadingScreens * viewport.height
+        #expect(farthestAhead(last, of: offset) < cap - 100)
+    }
+}
