@@ -177,8 +177,7 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
     init(
         predictor: ArrivalPredictor, restingSpeed: Double, restingLeadingScreens: Double,
         restingTrailingScreens: Double, flyByTime: Duration, yieldsToLandingZone: Bool, maxReachScreens: Double,
-        restingFloorScreens: Double?, readingPace: ReadingPace, paceSafetyFactor: Double,
-        flingMemory: Duration = .seconds(6)
+        restingFloorScreens: Double?, readingPace: ReadingPace, paceSafetyFactor: Double, flingMemory: Duration
     ) {
         precondition(flingMemory >= .zero, "AdaptivePrefetchPolicy: flingMemory must not be negative")
         self.predictor = predictor
