@@ -133,15 +133,14 @@ public struct RealReplay: Sendable {
         let loader = ReplayLoader(http: http, network: scenario.network, keys: keys, elapsed: elapsed, logger: logger)
         // `adaptive` hedges as the simulator's does: the shipped settings, and
         // nothing at once on a link of limited bandwidth.
-        let hedging =
-            strategy == .adaptive
-            ? AdaptiveSettings.shipped(maxConcurrentLoads: scenario.maxConcurrentLoads).fetcherHedging : .off
+        let shipped = AdaptiveSettings.shipped(maxConcurrentLoads: scenario.maxConcurrentLoads)
         let fetcher = AsyncFetcher<Int, ReplayPayload>(
             maxConcurrentLoads: scenario.maxConcurrentLoads,
             // Everything loaded stays, as in the simulator.
             memoryCache: MemoryCache(costLimit: .max, countLimit: max(1, keys.itemCount), cost: { $0.bytes }),
-            clock: clock, retryPolicy: .default, isTransient: HTTPLoader.isTransient, hedging: hedging,
-            hedgesDueSoonAtOnce: scenario.network.bandwidth == .unlimited
+            clock: clock, retryPolicy: .default, isTransient: HTTPLoader.isTransient,
+            hedging: strategy == .adaptive ? shipped.fetcherHedging : .off,
+            hedgesDueSoonAtOnce: shipped.hedgesDueSoonAtOnce(over: scenario.network.bandwidth)
         ) { key in
             try await loader.load(key)
         }

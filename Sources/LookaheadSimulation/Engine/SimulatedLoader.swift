@@ -14,7 +14,7 @@ import Lookahead
 /// ``PagingStateMachine`` says so. Every load, item or page, shares the
 /// scenario's link in the ``TransferSimulator``.
 ///
-/// A hedge (``hedge(_:ifRunningLongerThan:starvationWindow:at:)``) is a second transfer of
+/// A hedge (``SimulatedHedging``, as the fetcher's) is a second transfer of
 /// the key on the shared link, with its own latency draw: attempt `a + 1`
 /// when the first is attempt `a`, as ``LowerBound``'s hedging premises say,
 /// so the run stays a pure function of the seed. The oracle's plans hedge
@@ -26,10 +26,12 @@ import Lookahead
 struct SimulatedLoader: StrategyLoader {
     typealias Scheduler = FetchScheduler<Int, Int>
 
-    /// A timer the simulator runs: the scheduler's retry of an item, or the pager's of a page.
+    /// A timer the simulator runs: the scheduler's retry of an item, the
+    /// pager's of a page, or an attempt's hedging threshold.
     enum Timer {
         case load(Scheduler.LoadID)
         case page(PageRequest)
+        case hedge(Scheduler.LoadID)
     }
 
     /// What a finished transfer means to the driver.
@@ -69,6 +71,9 @@ struct SimulatedLoader: StrategyLoader {
     /// Keys whose first attempt is hedged as it starts (the oracle's plans,
     /// which know every attempt's latency draw).
     var hedgesAtStart: Set<Int> = []
+    /// How slow loads are hedged, as the fetcher's `hedging:` says
+    /// (`SimulatedLoader+Hedging.swift`); `nil`: they are not.
+    var hedging: SimulatedHedging?
 
     init(scenario: SimulationScenario, strategy: SimulationStrategy, itemCount: Int) {
         network = scenario.network
@@ -101,6 +106,8 @@ struct SimulatedLoader: StrategyLoader {
         // Virtual time is trace time: the deadline is placed as it is.
         guard let interest = prefetchInterests[key] else { return }
         scheduler.setDeadline(deadline, of: interest)
+        // As the fetcher's `FetchRequest.setDeadline`: a prefetch about to be shown may get its hedge.
+        keyWasReDated(key, at: time)
     }
 
     mutating func startPrefetching(_ item: Int) {
@@ -170,14 +177,17 @@ struct SimulatedLoader: StrategyLoader {
                 let isHedge = scheduler.isHedge(id)
                 startTransfer(transfer, key: key, at: time, attemptsAhead: isHedge ? 1 : 0)
                 if !isHedge, failures[key] == nil, hedgesAtStart.contains(key) { scheduler.hedge(id) }
+                watchForHedge(id, key: key, at: time)
             case .cancel(let id, _):
                 // The request is torn down at once: the load ends now.
                 let transfer = Int(id.serial)
                 transfers.cancel(transfer, at: time)
                 loads[transfer] = nil
+                forgetAttempt(id)
                 _ = scheduler.loadDidFail(id, isTransient: false)
-            case .reprioritize:
-                break
+            case .reprioritize(let id, let key, let priority):
+                // A load raised to a display priority becomes one to hedge, as in the fetcher.
+                if priority >= .high { watchForHedge(id, key: key, at: time) }
             }
         }
     }
@@ -214,6 +224,7 @@ struct SimulatedLoader: StrategyLoader {
             return .data(key: page.key, duration: time - page.start)
         }
         guard let load = loads.removeValue(forKey: transfer) else { return nil }
+        forgetAttempt(load.id)
         if completion.failed {
             failures[load.key, default: 0] += 1
             switch scheduler.loadDidFail(load.id, isTransient: true) {
@@ -225,39 +236,12 @@ struct SimulatedLoader: StrategyLoader {
             return nil
         }
         guard scheduler.loadDidSucceed(load.id) != nil else { return nil }
+        hedging?.durations.record(time - load.start)
         return .data(key: load.key, duration: time - load.start)
     }
 
     /// Loads started (retries included) and cancelled, items and pages.
     var counts: (requests: Int, cancellations: Int) {
         (scheduler.statistics.loadsStarted + pagesStarted, scheduler.statistics.loadsCancelled + pagesCancelled)
-    }
-
-    // MARK: Hedging
-
-    /// Hedges the load of `item` if it has run longer than `age` and the
-    /// link is not starved within `starvationWindow`; the scheduler decides
-    /// the rest (one hedge per load, waiting by priority and deadline for
-    /// the next free slot, dropped if the load ends first).
-    /// - Complexity: O(loads in flight).
-    mutating func hedge(
-        _ item: Int, ifRunningLongerThan age: Duration, starvationWindow: Duration, at time: Duration
-    ) {
-        guard case .running = scheduler.phase(of: item), !scheduler.isHedged(item),
-            let load = loads.values.first(where: { $0.key == item && time - $0.start >= age }),
-            !isLinkStarved(within: starvationWindow)
-        else { return }
-        scheduler.hedge(load.id)
-    }
-
-    /// Whether the link is the bottleneck: the payloads in flight (whole,
-    /// an upper estimate of what is left of them) would take longer than
-    /// `threshold` to cross it. A hedge would then only slow every transfer.
-    func isLinkStarved(within threshold: Duration) -> Bool {
-        guard case .bitsPerSecond(let bits) = network.bandwidth else { return false }
-        let bytes =
-            loads.values.reduce(0) { $0 + self.bytes(ofKey: $1.key) }
-            + pageLoads.values.reduce(0) { $0 + self.bytes(ofKey: $1.key) }
-        return Double(bytes) * 8 / bits > threshold / .seconds(1)
     }
 }

@@ -132,7 +132,7 @@ struct SimulationRun {
             let timer = driver.loader.timers.first
             let settle = driver.nextSettleTime
             let release = nextRelease < releases.count ? releases[nextRelease] : nil
-            // Ties: completions, then retry timers, then the window's settle, then the oracle's releases.
+            // Ties: completions, then timers (retries, hedges), then the window's settle, then the oracle's releases.
             var earliest = time
             if let timer { earliest = min(earliest, timer.time) }
             if let settle { earliest = min(earliest, settle) }
@@ -144,6 +144,7 @@ struct SimulationRun {
                 switch timer.timer {
                 case .load(let id): driver.loader.scheduler.retryTimerFired(id)
                 case .page(let request): driver.pageRetryDue(request, at: timer.time)
+                case .hedge(let id): driver.loader.hedgeTimerFired(id, at: timer.time)
                 }
                 driver.loader.drain(at: timer.time)
             } else if let settle, settle <= earliest {
@@ -193,6 +194,7 @@ struct SimulationRun {
 
     mutating func showFrame(_ frame: Int, at time: Duration) {
         driver.showFrame(frame, at: time)
+        driver.loader.retryDueHedges(at: time)
         driver.loader.drain(at: time)
     }
 

@@ -54,13 +54,6 @@ package struct StrategyDriver<Loader: StrategyLoader> {
     var requestedPages = 0
     /// Visible cells' requests, by the priority each asked at.
     var displayPriorities: [Int: FetchPriority] = [:]
-    /// Whether visible cells' slow loads are hedged (`StrategyDriver+Hedging.swift`).
-    package var hedgesSlowLoads: Bool
-    /// The hedging threshold before ``FetchHedging/minimumSamples`` loads
-    /// have landed (the first screen); `nil`: no hedge before then.
-    package var hedgePrior: Duration?
-    /// The observed load durations whose p90 is the hedging threshold.
-    var hedgeDurations = LoadDurationEstimator(quantile: 0.9, prior: .zero)
     var previousVisible: [Int] = []
     /// Where the trace's motions land, told to `adaptive`'s planner on the
     /// frames an app would know it (``AnnouncedLandings``); `nil`: not told.
@@ -69,10 +62,6 @@ package struct StrategyDriver<Loader: StrategyLoader> {
     /// predictions (``PrefetchPlanner/deadlines``), so that the queue starts
     /// them earliest-due first; only the adaptive policy predicts them.
     package var datesPrefetches: Bool
-    /// Whether a dated prefetch due within ``FetchHedging/dueWithin`` whose
-    /// load runs slow is hedged (`StrategyDriver+Hedging.swift`), as the
-    /// runtime fetcher does when hedging.
-    package var hedgesDuePrefetches: Bool
     /// The scroll velocity, measured as the runtime views measure it: the
     /// finite difference between two frames.
     var scrollVelocity = VelocityEstimator(timeConstant: .zero)
@@ -91,10 +80,7 @@ package struct StrategyDriver<Loader: StrategyLoader> {
         self.scenario = scenario
         self.strategy = strategy
         self.issuesDisplayRequests = issuesDisplayRequests ?? (!strategy.loadsPages && strategy != .oracle)
-        hedgesSlowLoads = strategy == .adaptive && AdaptiveSettings.hedgesSlowLoadsByDefault
-        hedgePrior = AdaptiveSettings.hedgePriorByDefault.map { .milliseconds($0) }
         datesPrefetches = strategy == .adaptive && AdaptiveSettings.datesPrefetchesByDefault
-        hedgesDuePrefetches = AdaptiveSettings.hedgesDuePrefetchesByDefault
         visibility = FrameVisibility(scenario: scenario)
         layout = visibility.layout
         itemCount = layout.totalItemCount
@@ -105,7 +91,10 @@ package struct StrategyDriver<Loader: StrategyLoader> {
         loader = makeLoader(keys)
         metrics = RunMetrics(
             keys: keys, duration: scenario.trace.duration, itemBytes: { network.payloadBytes(forItem: $0) })
-        if strategy == .adaptive, AdaptiveSettings.announcesLandingsByDefault { landings = announcedLandings() }
+        if strategy == .adaptive {
+            if AdaptiveSettings.announcesLandingsByDefault { landings = announcedLandings() }
+            hedge(like: .shipped(maxConcurrentLoads: scenario.maxConcurrentLoads))
+        }
         if let feed = visibility.feed {
             nested = NestedPlanning(strategy: strategy, feed: feed.feed)
         } else {
@@ -122,15 +111,22 @@ package struct StrategyDriver<Loader: StrategyLoader> {
     }
 
     /// Drives `adaptive` with `settings` instead of the shipped ones: the
-    /// policy, whether and when visible cells' slow loads are hedged, and
-    /// whether the planner is told where motions land, whether prefetches are dated.
+    /// policy, how the loads are hedged, whether the planner is told where
+    /// motions land, whether prefetches are dated.
     package mutating func useAdaptiveSettings(_ settings: AdaptiveSettings) {
         useAdaptivePolicy(settings.makePolicy())
-        hedgesSlowLoads = settings.hedgesSlowLoads
-        hedgePrior = settings.hedgePrior
+        hedge(like: settings)
         landings = settings.announcesLandings ? announcedLandings() : nil
         datesPrefetches = settings.datesPrefetches
-        hedgesDuePrefetches = settings.hedgesDuePrefetches
+    }
+
+    /// Has the loader hedge as the fetcher an app makes with `settings` does
+    /// (``AdaptiveSettings/fetcherHedging``, and
+    /// ``AdaptiveSettings/hedgesDueSoonAtOnce(over:)`` on the scenario's link).
+    mutating func hedge(like settings: AdaptiveSettings) {
+        loader.hedge(
+            like: settings.fetcherHedging, dueSoonAtOnce: settings.hedgesDueSoonAtOnce(over: scenario.network.bandwidth)
+        )
     }
 
     /// Where the trace's motions land, as an app would announce them.
@@ -216,7 +212,6 @@ package struct StrategyDriver<Loader: StrategyLoader> {
                 displayPriorities[item] = priority
             }
         }
-        if hedgesSlowLoads { hedgeSlowDisplayLoads(visible, at: time) }
         if nested != nil {
             planCarousels(at: time, frame: shown, velocity: velocity)
         } else {
@@ -278,11 +273,9 @@ package struct StrategyDriver<Loader: StrategyLoader> {
                 prefetch: update.prefetch.map { layout.flatIndex(of: $0) },
                 cancel: update.cancel.map { layout.flatIndex(of: $0) })
             if datesPrefetches {
-                let deadlines = planner.deadlines
-                for (path, deadline) in deadlines {
+                for (path, deadline) in planner.deadlines {
                     loader.datePrefetch(layout.flatIndex(of: path), by: deadline, at: time)
                 }
-                if hedgesSlowLoads, hedgesDuePrefetches { hedgeDuePrefetches(deadlines, at: time) }
             }
         }
     }
@@ -342,7 +335,6 @@ package struct StrategyDriver<Loader: StrategyLoader> {
         planner?.observeLoadDuration(duration)
         nested?.observeLoadDuration(duration)
         window?.observeLoadDuration(duration)
-        if hedgesSlowLoads { hedgeDurations.record(duration) }
         if pager != nil { pageLatency.record(duration) }
     }
 

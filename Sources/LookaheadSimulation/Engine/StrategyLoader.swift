@@ -47,12 +47,9 @@ package protocol StrategyLoader {
     func isCached(_ item: Int) -> Bool
     /// When `key`'s data arrived, if the loader knows.
     func arrival(ofKey key: Int) -> Duration?
-    /// Starts a second attempt of `item`'s load if it has run longer than
-    /// `age` (tail hedging; the loader may refuse: no free slot, hedged
-    /// already, a link whose payloads in flight take longer than
-    /// `starvationWindow` to cross it).
-    mutating func hedge(
-        _ item: Int, ifRunningLongerThan age: Duration, starvationWindow: Duration, at time: Duration)
+    /// Hedges slow loads from now on as an `AsyncFetcher` made with
+    /// `hedging:` and `hedgesDueSoonAtOnce:` does.
+    mutating func hedge(like hedging: FetchHedging, dueSoonAtOnce: Bool)
     /// Re-dates the prefetch of `key`, asked for with ``prefetch(_:)``: its
     /// item is needed by `deadline` (trace time), and it is `time` now.
     /// Queued prefetches start earliest deadline first; nothing happens to
@@ -61,9 +58,6 @@ package protocol StrategyLoader {
 }
 
 extension StrategyLoader {
-    /// No hedging: the real replay's `AsyncFetcher` hedges by itself when
-    /// made with `hedging:`.
-    package mutating func hedge(
-        _ item: Int, ifRunningLongerThan age: Duration, starvationWindow: Duration, at time: Duration
-    ) {}
+    /// Nothing to do: the real replay's `AsyncFetcher` is made with its hedging.
+    package mutating func hedge(like hedging: FetchHedging, dueSoonAtOnce: Bool) {}
 }

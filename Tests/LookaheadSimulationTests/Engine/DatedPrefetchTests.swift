@@ -69,7 +69,9 @@ struct DatedPrefetchTests {
                 let time = run.driver.time(ofFrame: frame)
                 run.processEvents(until: time)
                 run.showFrame(frame, at: time)
-                guard let planner = run.driver.planner, let threshold = run.driver.hedgeThreshold else { continue }
+                guard let planner = run.driver.planner, let threshold = run.driver.loader.hedging?.threshold else {
+                    continue
+                }
                 let scheduler = run.driver.loader.scheduler
                 for (path, deadline) in planner.deadlines where deadline <= time + FetchHedging.dueWithin {
                     let item = run.driver.layout.flatIndex(of: path)

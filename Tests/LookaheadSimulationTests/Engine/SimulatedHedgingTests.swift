@@ -7,63 +7,90 @@ import Testing
 /// link, refused on a starved one, and runs that stay a function of the seed.
 @Suite(.timeLimit(.minutes(2)))
 struct SimulatedHedgingTests {
-    /// A loader of `feed` (seed 1) with item 0's display request running since time zero.
-    func loaderWithALoadRunning(bandwidth: NetworkModel.Bandwidth) -> SimulatedLoader {
+    /// A loader of `feed` (seed 1) hedging after `threshold`, as
+    /// `AsyncFetcher(hedging: .after(threshold), hedgesDueSoonAtOnce: dueSoonAtOnce)`,
+    /// with item 0 loading since time zero: for display at `priority`, or
+    /// prefetched when `nil`.
+    func loaderWithALoadRunning(
+        bandwidth: NetworkModel.Bandwidth, threshold: Duration = .milliseconds(50),
+        priority: FetchPriority? = .high, dueSoonAtOnce: Bool = true
+    ) -> SimulatedLoader {
         var scenario = SimulationScenario.builtIn(named: "feed", seed: 1)!
         scenario.network.bandwidth = bandwidth
         var loader = SimulatedLoader(scenario: scenario, strategy: .adaptive, itemCount: 100)
-        loader.requestForDisplay(0, priority: .high)
+        loader.hedge(like: .after(threshold), dueSoonAtOnce: dueSoonAtOnce)
+        if let priority { loader.requestForDisplay(0, priority: priority) } else { loader.prefetch(0) }
         loader.drain(at: .zero)
         return loader
     }
 
-    @Test func aSlowVisibleLoadGetsASecondTransferDrawingTheNextAttempt() {
-        // Given item 0 loading on an unlimited link
-        var loader = loaderWithALoadRunning(bandwidth: .unlimited)
+    /// Fires the loader's first timer, as the simulator does, and performs what follows.
+    func fireFirstTimer(_ loader: inout SimulatedLoader) -> Duration? {
+        guard let first = loader.timers.first else { return nil }
+        loader.timers.removeFirst()
+        guard case .hedge(let id) = first.timer else { return nil }
+        loader.hedgeTimerFired(id, at: first.time)
+        loader.drain(at: first.time)
+        return first.time
+    }
 
-        // When it has run past the threshold and is hedged
-        loader.hedge(
-            0, ifRunningLongerThan: .milliseconds(50), starvationWindow: .milliseconds(50), at: .milliseconds(60))
-        loader.drain(at: .milliseconds(60))
+    @Test func aSlowVisibleLoadIsHedgedAtItsThresholdDrawingTheNextAttempt() {
+        // Given item 0 loading for display on an unlimited link, hedged after 34 ms (between two frames at 60 fps)
+        var loader = loaderWithALoadRunning(bandwidth: .unlimited, threshold: .milliseconds(34))
 
-        // Then two transfers run, the second due at its own draw: attempt 1's latency after 60 ms
+        // When its threshold's timer fires
+        let fired = fireFirstTimer(&loader)
+
+        // Then it fired at the threshold itself, not at a frame, and two transfers run, the second
+        // due at its own draw: attempt 1's latency after 34 ms
+        #expect(fired == .milliseconds(34))
         #expect(loader.scheduler.isHedged(0))
         #expect(loader.transfers.inFlightCount == 2)
         let first = loader.network.latency(forItem: 0, attempt: 0)
-        let second = .milliseconds(60) + loader.network.latency(forItem: 0, attempt: 1)
+        let second = .milliseconds(34) + loader.network.latency(forItem: 0, attempt: 1)
         #expect(loader.transfers.nextCompletion()?.time == min(first, second))
     }
 
+    @Test func aPrefetchPastItsThresholdIsHedgedWhenItIsRaisedForDisplay() {
+        // Given item 0 prefetched, its threshold passed while nobody showed it
+        var loader = loaderWithALoadRunning(bandwidth: .unlimited, priority: nil)
+        _ = fireFirstTimer(&loader)
+        #expect(!loader.scheduler.isHedged(0))
+
+        // When its cell appears
+        loader.requestForDisplay(0, priority: .high)
+        loader.drain(at: .milliseconds(70))
+
+        // Then it is hedged then
+        #expect(loader.scheduler.isHedged(0))
+    }
+
     @Test func aLoadIsNotHedgedBeforeItsThresholdNorOnAStarvedLink() {
-        var early = loaderWithALoadRunning(bandwidth: .unlimited)
-        early.hedge(
-            0, ifRunningLongerThan: .milliseconds(50), starvationWindow: .milliseconds(50), at: .milliseconds(40))
+        // Given item 0 loading for display, with no timer fired yet
+        let early = loaderWithALoadRunning(bandwidth: .unlimited)
         #expect(!early.scheduler.isHedged(0))
 
         // 1 kB/s: item 0's payload alone takes longer than the threshold to cross
         var starved = loaderWithALoadRunning(bandwidth: .bitsPerSecond(8_000))
-        starved.hedge(
-            0, ifRunningLongerThan: .milliseconds(50), starvationWindow: .milliseconds(50), at: .milliseconds(60))
+        _ = fireFirstTimer(&starved)
+        starved.retryDueHedges(at: .milliseconds(60))
+        starved.drain(at: .milliseconds(60))
         #expect(!starved.scheduler.isHedged(0))
     }
 
-    @Test func aHedgeAtOnceIsRefusedWhileAnythingIsInFlightOnACappedLink() {
-        // Given item 0 loading for 1 ms, on an unlimited link and on a fast but capped one
-        var unlimited = loaderWithALoadRunning(bandwidth: .unlimited)
-        var capped = loaderWithALoadRunning(bandwidth: .bitsPerSecond(1_000_000_000))
+    @Test(arguments: [true, false])
+    func aPrefetchReDatedDueSoonIsHedgedAtOnceOnlyWhenTheFetcherSaysSo(dueSoonAtOnce: Bool) {
+        // Given item 0 prefetched 1 ms ago, with a threshold of a second
+        var loader = loaderWithALoadRunning(
+            bandwidth: .unlimited, threshold: .seconds(1), priority: nil, dueSoonAtOnce: dueSoonAtOnce)
 
-        // When each is asked for a hedge at once (as a prefetch due soon is)
-        unlimited.hedge(0, ifRunningLongerThan: .zero, starvationWindow: .zero, at: .milliseconds(1))
-        capped.hedge(0, ifRunningLongerThan: .zero, starvationWindow: .zero, at: .milliseconds(1))
+        // When it is re-dated to be due in 100 ms
+        loader.datePrefetch(0, by: .milliseconds(101), at: .milliseconds(1))
+        loader.drain(at: .milliseconds(1))
 
-        unlimited.drain(at: .milliseconds(1))
-        capped.drain(at: .milliseconds(1))
-
-        // Then only the unlimited link takes a second transfer now
-        #expect(unlimited.scheduler.isHedged(0))
-        #expect(unlimited.transfers.inFlightCount == 2)
-        #expect(!capped.scheduler.isHedged(0))
-        #expect(capped.transfers.inFlightCount == 1)
+        // Then it is hedged at once if, and only if, due-soon prefetches are
+        #expect(loader.scheduler.isHedged(0) == dueSoonAtOnce)
+        #expect(loader.transfers.inFlightCount == (dueSoonAtOnce ? 2 : 1))
     }
 
     /// `adaptive` on the first `seconds` of built-in `name`, seed `seed`,
