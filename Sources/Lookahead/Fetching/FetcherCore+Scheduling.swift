@@ -11,9 +11,7 @@ extension FetcherCore.State {
         while let action = scheduler.nextAction() {
             switch action {
             case .start(let id, let key, let priority):
-                if hedges.policy.isEnabled, !recordHedgeStart(id, key: key, into: &effects) {
-                    watchForHedge(id, key: key, into: &effects)
-                }
+                attemptStarted(id, key: key, into: &effects)
                 let job = FetcherCore.Job(id: id, key: key)
                 if let (worker, continuation) = idleWorkers.popLast() {
                     executing[id.serial] = worker
@@ -135,7 +133,7 @@ extension FetcherCore: FetchRequestOwner {
             state.scheduler.setDeadline(due, of: id)
             // A prefetch about to be shown whose load runs slow gets its hedge.
             if due != nil, state.hedges.policy.isEnabled, let key = state.scheduler.key(of: id) {
-                state.keyWasReDated(key, now: now, into: &effects)
+                state.keyWasReDated(key, now: now)
             }
         }
     }

@@ -96,7 +96,7 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         @usableFromInline var retries: [(Scheduler.LoadID, Duration)] = []
         @usableFromInline var idleWaiters: [CheckedContinuation<Void, Never>] = []
         /// Display attempts to hedge once this long has passed (``FetchHedging``).
-        @usableFromInline var hedgeTimers: [(Scheduler.LoadID, Key, Duration)] = []
+        @usableFromInline var hedgeTimers: [(Scheduler.LoadID, Duration)] = []
         /// Events decided under the lock (hedges), told to observers after it.
         @usableFromInline var events: [FetchEvent<Key>] = []
 
@@ -294,12 +294,12 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                 self.update { state, _ in state.scheduler.retryTimerFired(id) }
             }
         }
-        for (id, key, threshold) in effects.hedgeTimers {
+        for (id, threshold) in effects.hedgeTimers {
             Task {
                 try? await self.sleep(threshold)
                 // Read before the lock: the clock is the user's.
                 let now = self.timeline()
-                self.update { state, effects in state.hedgeTimerFired(id, key: key, now: now, into: &effects) }
+                self.update { state, _ in state.hedgeTimerFired(id, now: now) }
             }
         }
         for event in effects.events {

@@ -1,11 +1,27 @@
-/// What ``FetcherCore`` keeps to hedge slow display loads (``FetchHedging``):
-/// the threshold (fixed, or the p90 of recent load durations), which running
-/// attempts wait for their threshold or have passed it, and which attempts
-/// are hedges. Plain data, changed under the fetcher's lock; the clock is
-/// read by the worker and the timers, outside it.
+/// Which running attempts are hedged, and when (``FetchHedging``): the state
+/// machine behind `AsyncFetcher(hedging:)`, which the simulator's loader
+/// drives as well, so that what it simulates is what ships.
+///
+/// An attempt is watched from when it starts (or, started before there was
+/// a threshold, from when it is raised to a display priority): its driver
+/// runs a timer to the threshold of that moment (``watch(_:key:in:refusing:)``
+/// returns it). When it fires (``timerFired(_:now:in:refusing:)``) the
+/// attempt is due, and the scheduler is asked for a hedge
+/// (``FetchScheduler/hedge(_:)``) if the load is wanted for display or its
+/// item is due within ``FetchHedging/dueWithin``. A request re-dated to be
+/// due that soon has its load hedged at once, threshold passed or not (the
+/// cell is about to appear), unless `hedgesDueSoonAtOnce` is off. The hedge
+/// waits for a slot as a load of its priority and deadline would. A due
+/// attempt that is neither stays due, and asks when it is raised or
+/// re-dated. The scheduler decides everything else: the first success
+/// delivers, the other attempt is cancelled like any unwanted load.
+///
+/// Plain data: the fetcher changes it under its lock, reading the clock and
+/// running the timers outside it; the simulator in virtual time.
 @usableFromInline
-struct HedgeBook<Key: Hashable & Sendable, Payload>: Sendable where Payload: Sendable {
-    @usableFromInline typealias LoadID = FetchScheduler<Key, Payload>.LoadID
+package struct HedgeBook<Key: Hashable & Sendable, Payload: Sendable>: Sendable {
+    @usableFromInline package typealias Scheduler = FetchScheduler<Key, Payload>
+    @usableFromInline package typealias LoadID = Scheduler.LoadID
 
     @usableFromInline
     enum Watch: Sendable {
@@ -15,28 +31,56 @@ struct HedgeBook<Key: Hashable & Sendable, Payload>: Sendable where Payload: Sen
         /// The threshold passed while the load was not wanted for display:
         /// it asks for its hedge when it is raised to a display priority.
         case due(LoadID, Key)
+
+        @inlinable var key: Key {
+            switch self {
+            case .timing(_, let key), .due(_, let key): key
+            }
+        }
     }
 
-    @usableFromInline let policy: FetchHedging
+    /// Hedges a driver that sees the link refuses now (the runtime cannot:
+    /// it refuses none). The simulator refuses them while the link of
+    /// limited bandwidth is starved: a second transfer would slow every other.
+    @usableFromInline
+    package struct Refusals: Sendable {
+        /// Past its threshold, a display load's hedge.
+        @usableFromInline package var displayHedges: Bool
+        /// Past its threshold, a prefetch's hedge (its item due soon).
+        @usableFromInline package var prefetchHedges: Bool
+
+        @inlinable
+        package init(displayHedges: Bool, prefetchHedges: Bool) {
+            self.displayHedges = displayHedges
+            self.prefetchHedges = prefetchHedges
+        }
+
+        /// Nothing refused: the fetcher's.
+        @inlinable @usableFromInline package static var none: Refusals {
+            Refusals(displayHedges: false, prefetchHedges: false)
+        }
+    }
+
+    @usableFromInline package let policy: FetchHedging
     /// Whether a prefetch re-dated due within ``FetchHedging/dueWithin`` is
     /// hedged before its threshold passes.
-    @usableFromInline let hedgesDueSoonAtOnce: Bool
+    @usableFromInline package let hedgesDueSoonAtOnce: Bool
     /// The recent successful attempts' durations, for `afterP90`.
-    @usableFromInline var durations = LoadDurationEstimator(quantile: 0.9, prior: .zero)
+    @usableFromInline package var durations = LoadDurationEstimator(quantile: 0.9, prior: .zero)
     /// Running first attempts watched for their threshold, by serial.
     @usableFromInline var watched: [UInt64: Watch] = [:]
     /// Running hedges, by serial.
     @usableFromInline var hedges: Set<UInt64> = []
 
     @inlinable
-    init(policy: FetchHedging, hedgesDueSoonAtOnce: Bool) {
+    package init(policy: FetchHedging, hedgesDueSoonAtOnce: Bool) {
         self.policy = policy
         self.hedgesDueSoonAtOnce = hedgesDueSoonAtOnce
     }
 
     /// How long a display load may run before it is hedged, or `nil` when
     /// no load is hedged now (off, or too few durations observed).
-    @inlinable var threshold: Duration? {
+    @inlinable package var threshold: Duration? {
         switch policy {
         case .off: nil
         case .after(let duration): duration
@@ -46,7 +90,122 @@ struct HedgeBook<Key: Hashable & Sendable, Payload>: Sendable where Payload: Sen
         }
     }
 
-    /// Whether loads at `priority` are hedged: display requests only.
+    /// Whether loads at `priority` are hedged past their threshold: display requests only.
     @inlinable
-    static func isDisplay(_ priority: FetchPriority) -> Bool { priority >= .high }
+    package static func isDisplay(_ priority: FetchPriority) -> Bool { priority >= .high }
+
+    // MARK: Events
+
+    /// Attempt `id` started; returns whether it is a hedge (then recorded
+    /// as one, and not watched).
+    @inlinable
+    package mutating func recordStart(_ id: LoadID, in scheduler: Scheduler) -> Bool {
+        guard scheduler.isHedge(id) else { return false }
+        hedges.insert(id.serial)
+        return true
+    }
+
+    /// First attempt `id` of `key` started, or was raised to a display
+    /// priority: it is watched for its threshold — the duration returned,
+    /// for the driver to time — or asks for its hedge if already due.
+    @inlinable
+    package mutating func watch(
+        _ id: LoadID, key: Key, in scheduler: inout Scheduler, refusing refusals: Refusals = .none
+    ) -> Duration? {
+        guard !hedges.contains(id.serial) else { return nil }
+        switch watched[id.serial] {
+        case nil:
+            guard let threshold else { return nil }
+            watched[id.serial] = .timing(id, key)
+            return threshold
+        case .timing:
+            return nil
+        case .due:
+            hedgeIfDue(id.serial, now: nil, in: &scheduler, refusing: refusals)
+            return nil
+        }
+    }
+
+    /// The threshold of attempt `id` passed at `now`.
+    @inlinable
+    package mutating func timerFired(
+        _ id: LoadID, now: Duration, in scheduler: inout Scheduler, refusing refusals: Refusals = .none
+    ) {
+        // Not watched any more: the attempt ended meanwhile.
+        guard case .timing(_, let key) = watched[id.serial] else { return }
+        watched[id.serial] = .due(id, key)
+        hedgeIfDue(id.serial, now: now, in: &scheduler, refusing: refusals)
+    }
+
+    /// A request for `key` was re-dated at `now`: the attempts of its load
+    /// whose item is now due soon ask for their hedge, threshold passed or
+    /// not (every one, oldest first: an attempt cancelled but still running
+    /// may be watched beside the live one, and the scheduler refuses its hedge).
+    /// - Complexity: O(attempts watched), at most the concurrency limit plus
+    ///   the attempts cancelled but still running.
+    @inlinable
+    package mutating func keyWasReDated(
+        _ key: Key, now: Duration, in scheduler: inout Scheduler, refusing refusals: Refusals = .none
+    ) {
+        var first: UInt64?
+        var more: [UInt64] = []
+        for (serial, watch) in watched where watch.key == key {
+            if first == nil { first = serial } else { more.append(serial) }
+        }
+        guard let first else { return }
+        guard !more.isEmpty else { return hedgeIfDue(first, now: now, in: &scheduler, refusing: refusals) }
+        // In the order the attempts started, whatever the dictionary's: the
+        // simulator's runs are a function of their seed.
+        for serial in ([first] + more).sorted() {
+            hedgeIfDue(serial, now: now, in: &scheduler, refusing: refusals)
+        }
+    }
+
+    /// Due attempts ask for their hedge again, oldest first: for a driver
+    /// whose refusals have changed (the simulator's, each frame).
+    /// - Complexity: O(w log w), w the attempts watched.
+    @inlinable
+    package mutating func retryDue(now: Duration, in scheduler: inout Scheduler, refusing refusals: Refusals) {
+        for serial in watched.keys.sorted() {
+            guard case .due = watched[serial] else { continue }
+            hedgeIfDue(serial, now: now, in: &scheduler, refusing: refusals)
+        }
+    }
+
+    /// Attempt `id` ended; returns whether it was a hedge.
+    @inlinable
+    package mutating func forget(_ id: LoadID) -> Bool {
+        guard policy.isEnabled else { return false }
+        watched[id.serial] = nil
+        return hedges.remove(id.serial) != nil
+    }
+
+    /// Hedges a watched attempt if (with the time `now` known) its item is
+    /// due within ``FetchHedging/dueWithin`` — before its threshold only
+    /// with `hedgesDueSoonAtOnce` — or it is past its threshold and wanted
+    /// for display; otherwise, or refused, it stays as it is.
+    @inlinable
+    mutating func hedgeIfDue(
+        _ serial: UInt64, now: Duration?, in scheduler: inout Scheduler, refusing refusals: Refusals
+    ) {
+        let (id, key, isPastThreshold): (LoadID, Key, Bool)
+        switch watched[serial] {
+        case .timing(let watchedID, let watchedKey):
+            guard hedgesDueSoonAtOnce else { return }
+            (id, key, isPastThreshold) = (watchedID, watchedKey, false)
+        case .due(let watchedID, let watchedKey): (id, key, isPastThreshold) = (watchedID, watchedKey, true)
+        case nil: return
+        }
+        guard case .running(let priority) = scheduler.phase(of: key) else { return }
+        let isDueSoon =
+            now.flatMap { now in
+                scheduler.earliestDeadline(ofKey: key).map { $0 <= now + FetchHedging.dueWithin }
+            } ?? false
+        let isDisplay = Self.isDisplay(priority)
+        guard isDueSoon || (isPastThreshold && isDisplay) else { return }
+        if isPastThreshold, isDisplay ? refusals.displayHedges : refusals.prefetchHedges { return }
+        // Refused only when the attempt has ended or had its hedge: nothing left to watch.
+        watched[serial] = nil
+        scheduler.hedge(id)
+    }
 }

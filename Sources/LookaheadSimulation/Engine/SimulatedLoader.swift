@@ -14,7 +14,7 @@ import Lookahead
 /// ``PagingStateMachine`` says so. Every load, item or page, shares the
 /// scenario's link in the ``TransferSimulator``.
 ///
-/// A hedge (``SimulatedHedging``, as the fetcher's) is a second transfer of
+/// A hedge (decided by the fetcher's ``HedgeBook``) is a second transfer of
 /// the key on the shared link, with its own latency draw: attempt `a + 1`
 /// when the first is attempt `a`, as ``LowerBound``'s hedging premises say,
 /// so the run stays a pure function of the seed. The oracle's plans hedge
@@ -71,9 +71,9 @@ struct SimulatedLoader: StrategyLoader {
     /// Keys whose first attempt is hedged as it starts (the oracle's plans,
     /// which know every attempt's latency draw).
     var hedgesAtStart: Set<Int> = []
-    /// How slow loads are hedged, as the fetcher's `hedging:` says
+    /// How slow loads are hedged: the fetcher's own state machine
     /// (`SimulatedLoader+Hedging.swift`); `nil`: they are not.
-    var hedging: SimulatedHedging?
+    var hedging: Hedging?
 
     init(scenario: SimulationScenario, strategy: SimulationStrategy, itemCount: Int) {
         network = scenario.network
@@ -177,7 +177,7 @@ struct SimulatedLoader: StrategyLoader {
                 let isHedge = scheduler.isHedge(id)
                 startTransfer(transfer, key: key, at: time, attemptsAhead: isHedge ? 1 : 0)
                 if !isHedge, failures[key] == nil, hedgesAtStart.contains(key) { scheduler.hedge(id) }
-                watchForHedge(id, key: key, at: time)
+                attemptStarted(id, key: key, at: time)
             case .cancel(let id, _):
                 // The request is torn down at once: the load ends now.
                 let transfer = Int(id.serial)
@@ -187,7 +187,7 @@ struct SimulatedLoader: StrategyLoader {
                 _ = scheduler.loadDidFail(id, isTransient: false)
             case .reprioritize(let id, let key, let priority):
                 // A load raised to a display priority becomes one to hedge, as in the fetcher.
-                if priority >= .high { watchForHedge(id, key: key, at: time) }
+                if Hedging.isDisplay(priority) { watchForHedge(id, key: key, at: time) }
             }
         }
     }
