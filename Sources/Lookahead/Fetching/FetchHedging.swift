@@ -21,7 +21,9 @@ public enum FetchHedging: Sendable, Hashable {
     /// Hedge a display load that has run longer than the 90th percentile of
     /// the fetcher's recent load durations (the last 128 successes). No
     /// hedge until `minimumSamples` loads have succeeded: before that the
-    /// percentile says nothing.
+    /// percentile says nothing, and a load that started then is timed only
+    /// if it is raised to a display priority later — the first screen's
+    /// loads are not hedged (``afterP90WithPrior(_:)`` hedges them).
     case afterP90
     /// ``afterP90``, but while fewer than `minimumSamples` loads have
     /// succeeded, hedge a display load that has run longer than this prior
