@@ -21,9 +21,9 @@ public enum FetchHedging: Sendable, Hashable {
     /// Hedge a display load that has run longer than the 90th percentile of
     /// the fetcher's recent load durations (the last 128 successes). No
     /// hedge until `minimumSamples` loads have succeeded: before that the
-    /// percentile says nothing, and a load that started then is timed only
-    /// if it is raised to a display priority later — the first screen's
-    /// loads are not hedged (``afterP90WithPrior(_:)`` hedges them).
+    /// percentile says nothing. Loads that started before then (the first
+    /// screen's) are timed from when there is a threshold;
+    /// ``afterP90WithPrior(_:)`` hedges them sooner.
     case afterP90
     /// ``afterP90``, but while fewer than `minimumSamples` loads have
     /// succeeded, hedge a display load that has run longer than this prior
@@ -32,9 +32,10 @@ public enum FetchHedging: Sendable, Hashable {
     /// The first screen is where a prior pays: its loads all start at once,
     /// before any has landed, and with log-normal latencies nothing tells
     /// the slow ones apart while they run. The simulator's `feed` (median
-    /// 120 ms, p99 800 ms): a prior of 34 ms left 370 blank cell-frames over
-    /// seeds 1–6 against 387 with ``afterP90`` (`fling`: 1,218 against
-    /// 1,292). It costs at most one request per first-screen cell.
+    /// 120 ms, p99 800 ms): a prior of 34 ms left 366 blank cell-frames over
+    /// seeds 1–6 against 408 with ``afterP90`` (`slow-network`: 2,034
+    /// against 2,152; `fling`: 801 against 823). It costs at most one
+    /// request per first-screen cell.
     case afterP90WithPrior(Duration)
 
     /// The successes `afterP90` waits for before its first hedge.

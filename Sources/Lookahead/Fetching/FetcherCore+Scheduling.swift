@@ -55,7 +55,10 @@ extension FetcherCore.State {
         switch result {
         case .success:
             guard let payloads = scheduler.loadDidSucceed(job.id) else { return }
-            if let duration { hedges.durations.record(duration) }
+            if let duration, let timed = hedges.recordDuration(duration) {
+                // The first threshold: the attempts that started without one are timed from now.
+                for id in timed.attempts { effects.hedgeTimers.append((id, timed.threshold)) }
+            }
             if wasHedge { effects.events.append(.hedgeWon(job.key)) }
             collect(payloads, result: result, key: job.key, into: &effects)
         case .failure(let error):

@@ -3,9 +3,9 @@
 /// drives as well, so that what it simulates is what ships.
 ///
 /// An attempt is watched from when it starts (or, started before there was
-/// a threshold, from when it is raised to a display priority): its driver
-/// runs a timer to the threshold of that moment (``watch(_:key:in:refusing:)``
-/// returns it). When it fires (``timerFired(_:now:in:refusing:)``) the
+/// a threshold, from when there is one): its driver runs a timer to the
+/// threshold of that moment (``watch(_:key:in:refusing:)`` and
+/// ``recordDuration(_:)`` return it). When it fires (``timerFired(_:now:in:refusing:)``) the
 /// attempt is due, and the scheduler is asked for a hedge
 /// (``FetchScheduler/hedge(_:)``) if the load is wanted for display or its
 /// item is due within ``FetchHedging/dueWithin``. A request re-dated to be
@@ -66,11 +66,14 @@ package struct HedgeBook<Key: Hashable & Sendable, Payload: Sendable>: Sendable 
     /// hedged before its threshold passes.
     @usableFromInline package let hedgesDueSoonAtOnce: Bool
     /// The recent successful attempts' durations, for `afterP90`.
-    @usableFromInline package var durations = LoadDurationEstimator(quantile: 0.9, prior: .zero)
+    @usableFromInline var durations = LoadDurationEstimator(quantile: 0.9, prior: .zero)
     /// Running first attempts watched for their threshold, by serial.
     @usableFromInline var watched: [UInt64: Watch] = [:]
     /// Running hedges, by serial.
     @usableFromInline var hedges: Set<UInt64> = []
+    /// Running first attempts that started while there was no threshold
+    /// (`afterP90`, before enough durations), by serial: timed once there is one.
+    @usableFromInline var untimed: [UInt64: (LoadID, Key)] = [:]
 
     @inlinable
     package init(policy: FetchHedging, hedgesDueSoonAtOnce: Bool) {
@@ -115,7 +118,10 @@ package struct HedgeBook<Key: Hashable & Sendable, Payload: Sendable>: Sendable 
         guard !hedges.contains(id.serial) else { return nil }
         switch watched[id.serial] {
         case nil:
-            guard let threshold else { return nil }
+            guard let threshold else {
+                untimed[id.serial] = (id, key)
+                return nil
+            }
             watched[id.serial] = .timing(id, key)
             return threshold
         case .timing:
@@ -124,6 +130,21 @@ package struct HedgeBook<Key: Hashable & Sendable, Payload: Sendable>: Sendable 
             hedgeIfDue(id.serial, now: nil, in: &scheduler, refusing: refusals)
             return nil
         }
+    }
+
+    /// An attempt succeeded after `duration`: recorded for the p90. When
+    /// that makes the first threshold (`afterP90`), the attempts that
+    /// started without one are watched from now on: returned, oldest first,
+    /// with the threshold, for the driver to time.
+    @inlinable
+    package mutating func recordDuration(_ duration: Duration) -> (attempts: [LoadID], threshold: Duration)? {
+        let hadThreshold = threshold != nil
+        durations.record(duration)
+        guard !hadThreshold, let threshold, !untimed.isEmpty else { return nil }
+        let attempts = untimed.keys.sorted().map { untimed[$0]! }
+        untimed.removeAll()
+        for (id, key) in attempts { watched[id.serial] = .timing(id, key) }
+        return (attempts.map(\.0), threshold)
     }
 
     /// The threshold of attempt `id` passed at `now`.
@@ -177,6 +198,7 @@ package struct HedgeBook<Key: Hashable & Sendable, Payload: Sendable>: Sendable 
     package mutating func forget(_ id: LoadID) -> Bool {
         guard policy.isEnabled else { return false }
         watched[id.serial] = nil
+        untimed[id.serial] = nil
         return hedges.remove(id.serial) != nil
     }
 

@@ -236,7 +236,10 @@ struct SimulatedLoader: StrategyLoader {
             return nil
         }
         guard scheduler.loadDidSucceed(load.id) != nil else { return nil }
-        hedging?.durations.record(time - load.start)
+        if let timed = hedging?.recordDuration(time - load.start) {
+            // The first threshold: the attempts that started without one are timed from now.
+            for id in timed.attempts { schedule(.hedge(id), at: time + timed.threshold) }
+        }
         return .data(key: load.key, duration: time - load.start)
     }
 

@@ -78,6 +78,33 @@ struct SimulatedHedgingTests {
         #expect(!starved.scheduler.isHedged(0))
     }
 
+    @Test func afterP90TimesTheLoadsThatStartedWithoutAThresholdOnceThereIsOne() throws {
+        // Given `feed` seed 1 hedged after the p90, item 3 loading for display (401 ms) beside
+        // prefetches of items 5, 2 and 0 (16, 45 and 92 ms), none with a threshold to be timed against
+        var loader = SimulatedLoader(
+            scenario: SimulationScenario.builtIn(named: "feed", seed: 1)!, strategy: .adaptive, itemCount: 100)
+        loader.hedge(like: .afterP90, dueSoonAtOnce: true)
+        loader.requestForDisplay(3, priority: .high)
+        for item in [5, 2, 0] { loader.prefetch(item) }
+        loader.drain(at: .zero)
+        #expect(loader.timers.isEmpty)
+
+        // When the three prefetches land
+        var landed: Duration = .zero
+        for _ in 0..<FetchHedging.minimumSamples {
+            let completion = try #require(loader.transfers.nextCompletion())
+            _ = loader.complete(completion.id, at: completion.time)
+            loader.drain(at: completion.time)
+            landed = completion.time
+        }
+
+        // Then item 3's load is timed from the third landing, with the p90 of the three
+        #expect(!loader.scheduler.isIdle && loader.transfers.inFlightCount == 1)
+        let threshold = try #require(loader.hedging?.threshold)
+        #expect(loader.timers.count == 1)
+        #expect(loader.timers.first?.time == landed + threshold)
+    }
+
     @Test(arguments: [true, false])
     func aPrefetchReDatedDueSoonIsHedgedAtOnceOnlyWhenTheFetcherSaysSo(dueSoonAtOnce: Bool) {
         // Given item 0 prefetched 1 ms ago, with a threshold of a second

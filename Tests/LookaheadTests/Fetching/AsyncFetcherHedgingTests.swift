@@ -286,6 +286,38 @@ struct AsyncFetcherHedgingTests {
         await fetcher.waitUntilIdle()
     }
 
+    @Test func afterP90TimesALoadThatStartedBeforeThereWasAThresholdOnceThereIsOne() async throws {
+        // Given a fetcher hedging after the p90, a display load of key 100 running since before any landed
+        let loader = Loader()
+        let clock = ManualClock()
+        let fetcher = makeFetcher(loader, clock: clock, hedging: .afterP90)
+        fetcher.fetchAsync(100, priority: .high)
+        await loader.gate.waitForStarts(1)
+
+        // When enough other display loads land beside it, in 10, 20, … ms, to make a p90
+        let samples = FetchHedging.minimumSamples
+        for key in 0..<samples {
+            let value = Task { try await fetcher.value(for: key) }
+            await loader.gate.waitForStarts(key + 2)
+            clock.advance(by: .milliseconds(10 * (key + 1)))
+            loader.gate.succeed(Attempt(key: key, number: 1), with: "")
+            _ = try await value.value
+        }
+
+        // Then key 100 is timed from then, and hedged once the p90 has passed again
+        let isTimed = fetcher.core.state.withLock { state in
+            state.hedges.watched.values.contains { if case .timing(_, 100) = $0 { true } else { false } }
+        }
+        try #require(isTimed, "the load that started without a threshold is not timed")
+        await clock.waitForSleepers(count: 1)
+        let p90 = Duration.milliseconds(10 * Int((0.9 * Double(samples)).rounded(.up)))
+        clock.advance(by: p90)
+        await loader.gate.waitForStarts(samples + 2)
+        #expect(loader.gate.started.last == Attempt(key: 100, number: 2))
+        loader.gate.succeed(Attempt(key: 100, number: 1), with: "")
+        await fetcher.waitUntilIdle()
+    }
+
     @Test func afterP90WithPriorHedgesTheFirstLoadsAfterThePrior() async {
         // Given a fetcher hedging after the p90, or after 50 ms before any load has landed
         let loader = Loader()
