@@ -178,20 +178,27 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
 
     /// Swift code that applies these settings in an app, to paste: the
     /// policy (for a ``PrefetchPlanner`` or a view's `prefetchPolicy`) and
-    /// the fetcher's limit and hedging.
-    public var swiftCode: String {
-        """
-        // Tuned by `lookahead tune` on your traces.
-        let prefetchPolicy: PrefetchPolicy = .custom(
-            AdaptivePrefetchPolicy(
-                margin: .milliseconds(\(marginMilliseconds)),
-                restingLeadingScreens: \(Self.literal(restingLeadingScreens)),
-                restingTrailingScreens: \(Self.literal(restingTrailingScreens)),
-                yieldsToLandingZone: \(yieldsToLandingZone),
-                maxReachScreens: \(Self.literal(maxReachScreens))\(floorArgument)))
-        let fetcher = AsyncFetcher<Key, Value>(
-            maxConcurrentLoads: \(maxConcurrentLoads), hedging: \(hedgingLiteral), load: load)
-        """
+    /// the fetcher's limit and hedging, for a link without a bandwidth cap.
+    public var swiftCode: String { swiftCode(over: .unlimited) }
+
+    /// Swift code that applies these settings in an app whose loads share a
+    /// link of `bandwidth`: on a capped one, the fetcher hedges no prefetch
+    /// at once (``hedgesDueSoonAtOnce(over:)``).
+    public func swiftCode(over bandwidth: NetworkModel.Bandwidth) -> String {
+        let dueSoon =
+            hedgesSlowLoads && !hedgesDueSoonAtOnce(over: bandwidth) ? ", hedgesDueSoonAtOnce: false" : ""
+        return """
+            // Tuned by `lookahead tune` on your traces.
+            let prefetchPolicy: PrefetchPolicy = .custom(
+                AdaptivePrefetchPolicy(
+                    margin: .milliseconds(\(marginMilliseconds)),
+                    restingLeadingScreens: \(Self.literal(restingLeadingScreens)),
+                    restingTrailingScreens: \(Self.literal(restingTrailingScreens)),
+                    yieldsToLandingZone: \(yieldsToLandingZone),
+                    maxReachScreens: \(Self.literal(maxReachScreens))\(floorArgument)))
+            let fetcher = AsyncFetcher<Key, Value>(
+                maxConcurrentLoads: \(maxConcurrentLoads), hedging: \(hedgingLiteral)\(dueSoon), load: load)
+            """
     }
 
     /// How the fetcher hedges with these settings (`AsyncFetcher(hedging:)`):

@@ -113,7 +113,11 @@ public struct PolicyTuning: Sendable {
         return TuningReport(
             rows: rows, recommended: recommended, maxWasteRatio: budget, evaluated: search.evaluated.count,
             paretoFront: search.paretoFront, lowerBoundTraining: trainingBound, lowerBoundHeldOut: heldOutBound,
-            exhaustive: reference, heldOutResults: heldOutReport)
+            exhaustive: reference, heldOutResults: heldOutReport,
+            linkBitsPerSecond: {
+                guard case .bitsPerSecond(let bits) = training[0].network.bandwidth else { return nil }
+                return bits
+            }())
     }
 
     /// The waste budget when the user sets none: `baseline`'s waste ratio

@@ -49,6 +49,10 @@ public struct TuningReport: Sendable, Codable {
     /// Every baseline's and the recommendation's results on each held-out
     /// trace, with its lower bound: what the chart and the HTML report show.
     public var heldOutResults: SimulationReport
+    /// The traces' bandwidth cap, in bits per second (`nil`: none): whether
+    /// the recommended fetcher hedges prefetches due soon at once
+    /// (``AdaptiveSettings/swiftCode(over:)``).
+    public var linkBitsPerSecond: Double?
 
     /// On the held-out traces: (best fixed − recommended) / (best fixed − bound),
     /// the share of the gap to the bound the recommendation closes; `nil`
@@ -124,7 +128,7 @@ public struct TuningReport: Sendable, Codable {
             }
         } else {
             lines.append("Paste into your app:")
-            lines.append(recommended.swiftCode)
+            lines.append(recommended.swiftCode(over: linkBitsPerSecond.map { .bitsPerSecond($0) } ?? .unlimited))
         }
         return lines.joined(separator: "\n") + "\n"
     }

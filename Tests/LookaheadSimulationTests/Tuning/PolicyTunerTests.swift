@@ -85,6 +85,11 @@ struct PolicyTunerTests {
         #expect(settings.swiftCode.contains("hedging: .off"))
         settings.hedgesSlowLoads = true
         #expect(settings.swiftCode.contains("hedging: .afterP90"))
+        // Over a capped link, prefetches due soon are not hedged at once, as the simulator ran them
+        settings.hedgesDuePrefetches = true
+        #expect(!settings.swiftCode.contains("hedgesDueSoonAtOnce"))
+        #expect(
+            settings.swiftCode(over: .bitsPerSecond(20_000_000)).contains("hedgesDueSoonAtOnce: false, load: load)"))
         #expect(settings.description.contains("hedges slow visible loads"))
     }
 
