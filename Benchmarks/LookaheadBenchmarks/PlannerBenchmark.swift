@@ -1,4 +1,4 @@
-public import Lookahead
+import Lookahead
 
 /// Times one `PrefetchPlanner` update — a frame of steady scrolling — on lists
 /// of 10,000 and 1,000,000 items, to show that the cost follows the window,

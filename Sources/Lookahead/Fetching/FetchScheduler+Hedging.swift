@@ -1,5 +1,3 @@
-public import DequeModule
-
 /// Tail hedging in ``FetchScheduler``: a second attempt for a slow load, the
 /// first kept, whichever succeeds first delivering.
 ///

@@ -10,7 +10,7 @@ extension FetcherCore.State {
     mutating func drainActions(into effects: inout FetcherCore.Effects) {
         while let action = scheduler.nextAction() {
             switch action {
-            case .start(let id, let key, let priority):
+            case .start(let id, let key, _):
                 attemptStarted(id, key: key, into: &effects)
                 let job = FetcherCore.Job(id: id, key: key)
                 if let (worker, continuation) = idleWorkers.popLast() {

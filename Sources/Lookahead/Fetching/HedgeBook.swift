@@ -56,7 +56,7 @@ package struct HedgeBook<Key: Hashable & Sendable, Payload: Sendable>: Sendable 
         }
 
         /// Nothing refused: the fetcher's.
-        @inlinable @usableFromInline package static var none: Refusals {
+        @inlinable package static var none: Refusals {
             Refusals(displayHedges: false, prefetchHedges: false)
         }
     }
@@ -113,7 +113,7 @@ package struct HedgeBook<Key: Hashable & Sendable, Payload: Sendable>: Sendable 
     /// for the driver to time — or asks for its hedge if already due.
     @inlinable
     package mutating func watch(
-        _ id: LoadID, key: Key, in scheduler: inout Scheduler, refusing refusals: Refusals = .none
+        _ id: LoadID, key: Key, in scheduler: inout Scheduler, refusing refusals: Refusals
     ) -> Duration? {
         guard !hedges.contains(id.serial) else { return nil }
         switch watched[id.serial] {
@@ -150,7 +150,7 @@ package struct HedgeBook<Key: Hashable & Sendable, Payload: Sendable>: Sendable 
     /// The threshold of attempt `id` passed at `now`.
     @inlinable
     package mutating func timerFired(
-        _ id: LoadID, now: Duration, in scheduler: inout Scheduler, refusing refusals: Refusals = .none
+        _ id: LoadID, now: Duration, in scheduler: inout Scheduler, refusing refusals: Refusals
     ) {
         // Not watched any more: the attempt ended meanwhile.
         guard case .timing(_, let key) = watched[id.serial] else { return }
@@ -166,7 +166,7 @@ package struct HedgeBook<Key: Hashable & Sendable, Payload: Sendable>: Sendable 
     ///   the attempts cancelled but still running.
     @inlinable
     package mutating func keyWasReDated(
-        _ key: Key, now: Duration, in scheduler: inout Scheduler, refusing refusals: Refusals = .none
+        _ key: Key, now: Duration, in scheduler: inout Scheduler, refusing refusals: Refusals
     ) {
         var first: UInt64?
         var more: [UInt64] = []

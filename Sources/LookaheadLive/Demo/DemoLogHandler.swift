@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import Logging
 
 /// A swift-log handler that appends one line per message to a file.

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import Logging
 
 /// Runs `lookahead demo`: sets up logging, the feed and the terminal, runs a

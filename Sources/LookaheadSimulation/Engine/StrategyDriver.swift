@@ -1,4 +1,4 @@
-public import Lookahead
+package import Lookahead
 
 // The one strategy driver: what each strategy asks for, frame by frame, and
 // what it makes of the loads that finish — shared by the simulator (virtual

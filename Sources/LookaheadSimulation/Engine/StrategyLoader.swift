@@ -1,4 +1,4 @@
-public import Lookahead
+package import Lookahead
 
 // The loads underneath a StrategyDriver: what the simulator does on a
 // FetchScheduler in virtual time and the real replay on an AsyncFetcher.

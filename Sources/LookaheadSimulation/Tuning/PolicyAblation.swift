@@ -1,4 +1,4 @@
-public import Lookahead
+import Lookahead
 
 /// What each mechanism of the adaptive policy buys on its own: the shipped
 /// `adaptive` against the same settings with one mechanism switched, over
