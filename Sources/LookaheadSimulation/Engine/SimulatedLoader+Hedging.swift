@@ -59,20 +59,16 @@ extension SimulatedLoader {
     /// past its threshold, a visible cell's hedge waits while the payloads in
     /// flight take longer than the threshold to cross a link of limited
     /// bandwidth, a prefetch's while anything is in flight on one.
+    /// - Complexity: O(loads in flight) on a capped link, O(1) otherwise.
     var refusals: Hedging.Refusals {
-        guard case .bitsPerSecond = network.bandwidth, let threshold = hedging?.threshold else { return .none }
-        return Hedging.Refusals(
-            displayHedges: isLinkStarved(within: threshold), prefetchHedges: isLinkStarved(within: .zero))
-    }
-
-    /// Whether the link is the bottleneck: the payloads in flight (whole,
-    /// an upper estimate of what is left of them) would take longer than
-    /// `threshold` to cross it. A hedge would then only slow every transfer.
-    func isLinkStarved(within threshold: Duration) -> Bool {
-        guard case .bitsPerSecond(let bits) = network.bandwidth else { return false }
+        guard case .bitsPerSecond(let bits) = network.bandwidth, let threshold = hedging?.threshold else {
+            return .none
+        }
+        // The payloads in flight, whole: an upper estimate of what is left of them.
         let bytes =
             loads.values.reduce(0) { $0 + self.bytes(ofKey: $1.key) }
             + pageLoads.values.reduce(0) { $0 + self.bytes(ofKey: $1.key) }
-        return Double(bytes) * 8 / bits > threshold / .seconds(1)
+        let seconds = Double(bytes) * 8 / bits
+        return Hedging.Refusals(displayHedges: seconds > threshold / .seconds(1), prefetchHedges: seconds > 0)
     }
 }
