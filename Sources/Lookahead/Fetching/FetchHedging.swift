@@ -11,8 +11,12 @@
 /// load is hedged at most once; the hedge takes a slot of the concurrency
 /// limit: with none free it waits for one behind the loads of its priority
 /// and ahead of prefetches, and is dropped if the load ends first. The first
-/// attempt to succeed delivers; the other's task is cancelled. Off by
-/// default: a hedge costs a request, which a server may count.
+/// attempt to succeed delivers; the other's task is cancelled. While
+/// hedges do not win — fewer than 2 of the last 20 that raced their first
+/// attempt, as on a link whose bandwidth the loads in flight use up, where
+/// a second transfer only slows the others — the fetcher stops hedging but
+/// for one in 8, to see whether that has changed. Off by default: a hedge
+/// costs a request, which a server may count.
 public enum FetchHedging: Sendable, Hashable {
     /// Never hedge.
     case off

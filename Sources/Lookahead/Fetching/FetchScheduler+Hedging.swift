@@ -59,6 +59,17 @@ extension FetchScheduler {
         return hedge == id.serial
     }
 
+    /// Whether attempt `id` runs beside the other attempt of its load: its
+    /// success, reported next, decides the race between them.
+    /// - Complexity: O(1)
+    @inlinable
+    public func isRacing(_ id: LoadID) -> Bool {
+        guard id.slot < loads.count, let record = loads[id.slot],
+            case .hedged(let serial, let hedge, _) = record.state
+        else { return false }
+        return id.serial == serial || id.serial == hedge
+    }
+
     /// Whether two attempts of `key`'s load run now.
     /// - Complexity: O(1)
     @inlinable

@@ -21,7 +21,7 @@ extension FetcherCore.State {
     /// timer in `effects`), or it asks for its hedge if already due.
     @inlinable
     mutating func watchForHedge(_ id: FetcherCore.Scheduler.LoadID, key: Key, into effects: inout FetcherCore.Effects) {
-        if let threshold = hedges.watch(id, key: key, in: &scheduler, refusing: .none) {
+        if let threshold = hedges.watch(id, key: key, in: &scheduler) {
             effects.hedgeTimers.append((id, threshold))
         }
     }
@@ -29,18 +29,19 @@ extension FetcherCore.State {
     /// The threshold of attempt `id` passed on the fetcher's clock, which reads `now`.
     @inlinable
     mutating func hedgeTimerFired(_ id: FetcherCore.Scheduler.LoadID, now: Duration) {
-        hedges.timerFired(id, now: now, in: &scheduler, refusing: .none)
+        hedges.timerFired(id, now: now, in: &scheduler)
     }
 
     /// A request for `key` was re-dated at `now`.
     @inlinable
     mutating func keyWasReDated(_ key: Key, now: Duration) {
-        hedges.keyWasReDated(key, now: now, in: &scheduler, refusing: .none)
+        hedges.keyWasReDated(key, now: now, in: &scheduler)
     }
 
-    /// Forgets an attempt that ended; returns whether it was a hedge.
+    /// Forgets an attempt that ended, having `succeeded` or not (before the
+    /// scheduler is told); returns whether it was a hedge.
     @inlinable
-    mutating func forgetAttempt(_ id: FetcherCore.Scheduler.LoadID) -> Bool {
-        hedges.forget(id)
+    mutating func forgetAttempt(_ id: FetcherCore.Scheduler.LoadID, succeeded: Bool) -> Bool {
+        hedges.forget(id, succeeded: succeeded, in: scheduler)
     }
 }

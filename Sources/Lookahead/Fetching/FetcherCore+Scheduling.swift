@@ -25,7 +25,7 @@ extension FetcherCore.State {
                 if let index = ready.firstIndex(where: { $0.id == id }) {
                     // Never handed to a worker: it never runs.
                     ready.remove(at: index)
-                    _ = forgetAttempt(id)
+                    _ = forgetAttempt(id, succeeded: false)
                     _ = scheduler.loadDidFail(id, isTransient: false)
                 } else if let worker = executing[id.serial] {
                     doomedWorkers.insert(worker)
@@ -51,7 +51,8 @@ extension FetcherCore.State {
         isTransient: (any Error) -> Bool,
         into effects: inout FetcherCore.Effects
     ) {
-        let wasHedge = forgetAttempt(job.id)
+        let succeeded = if case .success = result { true } else { false }
+        let wasHedge = forgetAttempt(job.id, succeeded: succeeded)
         switch result {
         case .success:
             guard let payloads = scheduler.loadDidSucceed(job.id) else { return }

@@ -4,8 +4,8 @@
 ///
 /// An attempt is watched from when it starts (or, started before there was
 /// a threshold, from when there is one): its driver runs a timer to the
-/// threshold of that moment (``watch(_:key:in:refusing:)`` and
-/// ``recordDuration(_:)`` return it). When it fires (``timerFired(_:now:in:refusing:)``) the
+/// threshold of that moment (``watch(_:key:in:)`` and
+/// ``recordDuration(_:)`` return it). When it fires (``timerFired(_:now:in:)``) the
 /// attempt is due, and the scheduler is asked for a hedge
 /// (``FetchScheduler/hedge(_:)``) if the load is wanted for display or its
 /// item is due within ``FetchHedging/dueWithin``. A request re-dated to be
@@ -15,6 +15,18 @@
 /// attempt that is neither stays due, and asks when it is raised or
 /// re-dated. The scheduler decides everything else: the first success
 /// delivers, the other attempt is cancelled like any unwanted load.
+///
+/// Hedges stop while they do not pay: a race between the two attempts of a
+/// load ends when one succeeds, and the book keeps the last
+/// ``racesJudged`` outcomes. While fewer than ``winsToKeepHedging`` of them
+/// are the hedge's, it refuses hedges — the attempt stays due — but lets
+/// every ``probeEvery``th one through, to see whether that has changed. On
+/// a link whose bandwidth the loads in flight use up, a hedge shares it
+/// with the attempt it races, which has a head start, and almost never
+/// wins (the simulator's `photos` over a 5 Mbit/s link, seeds 2–7: 2 races
+/// of 98; over its 20 Mbit/s, seeds 2–11: 57 of 230; `fling` 272 of 633):
+/// its bytes only slow the rest. The book sees that from the outcomes, as
+/// the fetcher can, with no view of the link.
 ///
 /// Plain data: the fetcher changes it under its lock, reading the clock and
 /// running the timers outside it; the simulator in virtual time.
@@ -39,27 +51,14 @@ package struct HedgeBook<Key: Hashable & Sendable, Payload: Sendable>: Sendable 
         }
     }
 
-    /// Hedges a driver that sees the link refuses now (the runtime cannot:
-    /// it refuses none). The simulator refuses them while the link of
-    /// limited bandwidth is starved: a second transfer would slow every other.
-    @usableFromInline
-    package struct Refusals: Sendable {
-        /// Past its threshold, a display load's hedge.
-        @usableFromInline package var displayHedges: Bool
-        /// Past its threshold, a prefetch's hedge (its item due soon).
-        @usableFromInline package var prefetchHedges: Bool
-
-        @inlinable
-        package init(displayHedges: Bool, prefetchHedges: Bool) {
-            self.displayHedges = displayHedges
-            self.prefetchHedges = prefetchHedges
-        }
-
-        /// Nothing refused: the fetcher's.
-        @inlinable package static var none: Refusals {
-            Refusals(displayHedges: false, prefetchHedges: false)
-        }
-    }
+    /// The races (a hedge beside its first attempt, ended by a success)
+    /// whose outcomes decide whether hedges pay: the last 20.
+    @inlinable package static var racesJudged: Int { 20 }
+    /// The hedges that must have won among the last ``racesJudged`` races
+    /// for hedging to go on without probes: 2 (10%).
+    @inlinable package static var winsToKeepHedging: Int { 2 }
+    /// While hedges do not pay, one asked for in this many is let through: 8.
+    @inlinable package static var probeEvery: Int { 8 }
 
     @usableFromInline package let policy: FetchHedging
     /// Whether a prefetch re-dated due within ``FetchHedging/dueWithin`` is
@@ -74,6 +73,10 @@ package struct HedgeBook<Key: Hashable & Sendable, Payload: Sendable>: Sendable 
     /// Running first attempts that started while there was no threshold
     /// (`afterP90`, before enough durations), by serial: timed once there is one.
     @usableFromInline var untimed: [UInt64: (LoadID, Key)] = [:]
+    /// The last ``racesJudged`` races, oldest first: whether the hedge won.
+    @usableFromInline var races: [Bool] = []
+    /// Hedges refused since the last one let through while hedges do not pay.
+    @usableFromInline var refusedSinceProbe = 0
 
     @inlinable
     package init(policy: FetchHedging, hedgesDueSoonAtOnce: Bool) {
@@ -91,6 +94,12 @@ package struct HedgeBook<Key: Hashable & Sendable, Payload: Sendable>: Sendable 
         case .afterP90WithPrior(let prior):
             durations.count >= FetchHedging.minimumSamples ? durations.estimate : prior
         }
+    }
+
+    /// Whether the hedges that raced lately have won often enough to go on
+    /// hedging (or too few have raced to tell).
+    @inlinable package var hedgesPay: Bool {
+        races.count < Self.racesJudged || races.lazy.filter { $0 }.count >= Self.winsToKeepHedging
     }
 
     /// Whether loads at `priority` are hedged past their threshold: display requests only.
@@ -113,7 +122,7 @@ package struct HedgeBook<Key: Hashable & Sendable, Payload: Sendable>: Sendable 
     /// for the driver to time — or asks for its hedge if already due.
     @inlinable
     package mutating func watch(
-        _ id: LoadID, key: Key, in scheduler: inout Scheduler, refusing refusals: Refusals
+        _ id: LoadID, key: Key, in scheduler: inout Scheduler
     ) -> Duration? {
         guard !hedges.contains(id.serial) else { return nil }
         switch watched[id.serial] {
@@ -127,7 +136,7 @@ package struct HedgeBook<Key: Hashable & Sendable, Payload: Sendable>: Sendable 
         case .timing:
             return nil
         case .due:
-            hedgeIfDue(id.serial, now: nil, in: &scheduler, refusing: refusals)
+            hedgeIfDue(id.serial, now: nil, in: &scheduler)
             return nil
         }
     }
@@ -150,12 +159,12 @@ package struct HedgeBook<Key: Hashable & Sendable, Payload: Sendable>: Sendable 
     /// The threshold of attempt `id` passed at `now`.
     @inlinable
     package mutating func timerFired(
-        _ id: LoadID, now: Duration, in scheduler: inout Scheduler, refusing refusals: Refusals
+        _ id: LoadID, now: Duration, in scheduler: inout Scheduler
     ) {
         // Not watched any more: the attempt ended meanwhile.
         guard case .timing(_, let key) = watched[id.serial] else { return }
         watched[id.serial] = .due(id, key)
-        hedgeIfDue(id.serial, now: now, in: &scheduler, refusing: refusals)
+        hedgeIfDue(id.serial, now: now, in: &scheduler)
     }
 
     /// A request for `key` was re-dated at `now`: the attempts of its load
@@ -166,7 +175,7 @@ package struct HedgeBook<Key: Hashable & Sendable, Payload: Sendable>: Sendable 
     ///   the attempts cancelled but still running.
     @inlinable
     package mutating func keyWasReDated(
-        _ key: Key, now: Duration, in scheduler: inout Scheduler, refusing refusals: Refusals
+        _ key: Key, now: Duration, in scheduler: inout Scheduler
     ) {
         var first: UInt64?
         var more: [UInt64] = []
@@ -174,41 +183,39 @@ package struct HedgeBook<Key: Hashable & Sendable, Payload: Sendable>: Sendable 
             if first == nil { first = serial } else { more.append(serial) }
         }
         guard let first else { return }
-        guard !more.isEmpty else { return hedgeIfDue(first, now: now, in: &scheduler, refusing: refusals) }
+        guard !more.isEmpty else { return hedgeIfDue(first, now: now, in: &scheduler) }
         // In the order the attempts started, whatever the dictionary's: the
         // simulator's runs are a function of their seed.
         for serial in ([first] + more).sorted() {
-            hedgeIfDue(serial, now: now, in: &scheduler, refusing: refusals)
+            hedgeIfDue(serial, now: now, in: &scheduler)
         }
     }
 
-    /// Due attempts ask for their hedge again, oldest first: for a driver
-    /// whose refusals have changed (the simulator's, each frame).
-    /// - Complexity: O(w log w), w the attempts watched.
+    /// Attempt `id` ended, having `succeeded` or not; returns whether it was
+    /// a hedge. Told before the scheduler hears of it: a success that ends
+    /// a race between the two attempts of a load is recorded as the
+    /// hedge's win or loss.
     @inlinable
-    package mutating func retryDue(now: Duration, in scheduler: inout Scheduler, refusing refusals: Refusals) {
-        for serial in watched.keys.sorted() {
-            guard case .due = watched[serial] else { continue }
-            hedgeIfDue(serial, now: now, in: &scheduler, refusing: refusals)
-        }
-    }
-
-    /// Attempt `id` ended; returns whether it was a hedge.
-    @inlinable
-    package mutating func forget(_ id: LoadID) -> Bool {
+    package mutating func forget(_ id: LoadID, succeeded: Bool, in scheduler: Scheduler) -> Bool {
         guard policy.isEnabled else { return false }
         watched[id.serial] = nil
         untimed[id.serial] = nil
-        return hedges.remove(id.serial) != nil
+        let wasHedge = hedges.remove(id.serial) != nil
+        if succeeded, scheduler.isRacing(id) {
+            if races.count == Self.racesJudged { races.removeFirst() }
+            races.append(wasHedge)
+        }
+        return wasHedge
     }
 
     /// Hedges a watched attempt if (with the time `now` known) its item is
     /// due within ``FetchHedging/dueWithin`` — before its threshold only
     /// with `hedgesDueSoonAtOnce` — or it is past its threshold and wanted
-    /// for display; otherwise, or refused, it stays as it is.
+    /// for display, and hedges pay (or it is a probe); otherwise it stays
+    /// as it is.
     @inlinable
     mutating func hedgeIfDue(
-        _ serial: UInt64, now: Duration?, in scheduler: inout Scheduler, refusing refusals: Refusals
+        _ serial: UInt64, now: Duration?, in scheduler: inout Scheduler
     ) {
         let (id, key, isPastThreshold): (LoadID, Key, Bool)
         switch watched[serial] {
@@ -225,7 +232,12 @@ package struct HedgeBook<Key: Hashable & Sendable, Payload: Sendable>: Sendable 
             } ?? false
         let isDisplay = Self.isDisplay(priority)
         guard isDueSoon || (isPastThreshold && isDisplay) else { return }
-        if isPastThreshold, isDisplay ? refusals.displayHedges : refusals.prefetchHedges { return }
+        if !hedgesPay {
+            // Refused (it stays as it is), but for a probe now and then.
+            refusedSinceProbe += 1
+            guard refusedSinceProbe == Self.probeEvery else { return }
+            refusedSinceProbe = 0
+        }
         // Refused only when the attempt has ended or had its hedge: nothing left to watch.
         watched[serial] = nil
         scheduler.hedge(id)

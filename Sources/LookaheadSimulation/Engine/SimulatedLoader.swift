@@ -183,7 +183,7 @@ struct SimulatedLoader: StrategyLoader {
                 let transfer = Int(id.serial)
                 transfers.cancel(transfer, at: time)
                 loads[transfer] = nil
-                forgetAttempt(id)
+                forgetAttempt(id, succeeded: false)
                 _ = scheduler.loadDidFail(id, isTransient: false)
             case .reprioritize(let id, let key, let priority):
                 // A load raised to a display priority becomes one to hedge, as in the fetcher.
@@ -224,7 +224,7 @@ struct SimulatedLoader: StrategyLoader {
             return .data(key: page.key, duration: time - page.start)
         }
         guard let load = loads.removeValue(forKey: transfer) else { return nil }
-        forgetAttempt(load.id)
+        forgetAttempt(load.id, succeeded: !completion.failed)
         if completion.failed {
             failures[load.key, default: 0] += 1
             switch scheduler.loadDidFail(load.id, isTransient: true) {

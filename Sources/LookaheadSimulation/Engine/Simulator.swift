@@ -194,7 +194,6 @@ struct SimulationRun {
 
     mutating func showFrame(_ frame: Int, at time: Duration) {
         driver.showFrame(frame, at: time)
-        driver.loader.retryDueHedges(at: time)
         driver.loader.drain(at: time)
     }
 

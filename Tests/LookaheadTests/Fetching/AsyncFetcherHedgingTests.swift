@@ -376,4 +376,38 @@ struct AsyncFetcherHedgingTests {
         await fetcher.waitUntilIdle()
         #expect(fetcher.statistics.hedgesStarted == 1)
     }
+
+    @Test func aFetcherWhoseHedgesKeepLosingStopsHedging() async {
+        // Given a fetcher hedging after 100 ms whose first attempts have beaten their hedges in the last races
+        let loader = Loader()
+        let clock = ManualClock()
+        let fetcher = makeFetcher(loader, clock: clock, hedging: .after(.milliseconds(100)))
+        let races = HedgeBook<Int, FetchPayload<String>>.racesJudged
+        for key in 0..<races {
+            fetcher.fetchAsync(key, priority: .high)
+            await loader.gate.waitForStarts(2 * key + 1)
+            await clock.waitForSleepers(count: 1)
+            clock.advance(by: .milliseconds(100))
+            await loader.gate.waitForStarts(2 * key + 2)
+            loader.gate.succeed(Attempt(key: key, number: 1), with: "")
+            await loader.gate.waitForCancellations(key + 1)
+            await fetcher.waitUntilIdle()
+        }
+        #expect(fetcher.statistics.hedgesStarted == races)
+        #expect(fetcher.statistics.hedgesWon == 0)
+
+        // When the next display load runs past its threshold
+        fetcher.fetchAsync(races, priority: .high)
+        await loader.gate.waitForStarts(2 * races + 1)
+        await clock.waitForSleepers(count: 1)
+        clock.advance(by: .milliseconds(100))
+
+        // Then it is not hedged: it stays due, the loader called once for it
+        while !isDue(races, in: fetcher), !fetcher.withScheduler({ $0.isHedged(races) }) { await Task.yield() }
+        #expect(!fetcher.withScheduler { $0.isHedged(races) })
+        #expect(loader.gate.started.last == Attempt(key: races, number: 1))
+        #expect(fetcher.statistics.hedgesStarted == races)
+        loader.gate.succeed(Attempt(key: races, number: 1), with: "")
+        await fetcher.waitUntilIdle()
+    }
 }
