@@ -11,7 +11,8 @@ struct AblateCommand: ParsableCommand {
         discussion: """
             Rows: the shipped settings, then the landing zone, the landings announced on generated traces, hedging and the first screen's hedging prior \
             each switched off, and the reader's pace switched on. Cells: blank cell-frames / wasted loads, \
-            summed over the seeds, with the change in blank cell-frames against the shipped row.
+            summed over the seeds, with the change in blank cell-frames against the shipped row. \
+            The overrides change every scenario run (--bandwidth 5000: each over a 5 Mbit/s link).
             """
     )
 
@@ -23,6 +24,8 @@ struct AblateCommand: ParsableCommand {
 
     @Option(help: "Run only this built-in scenario (repeatable; default: all).")
     var scenario: [String] = []
+
+    @OptionGroup var overrides: ScenarioOverrideOptions
 
     func validate() throws {
         try OptionRange.check(firstSeed, "--first-seed", in: 1...1_000_000, "")
@@ -37,7 +40,8 @@ struct AblateCommand: ParsableCommand {
     func run() throws {
         let seedList = (0..<seeds).map { UInt64(firstSeed + $0) }
         let ablation = PolicyAblation(
-            scenarios: scenario.isEmpty ? SimulationScenario.builtInNames : scenario, seeds: seedList)
+            scenarios: scenario.isEmpty ? SimulationScenario.builtInNames : scenario, seeds: seedList,
+            adjust: { [overrides] in overrides.apply(to: &$0) })
         let cells = ablation.run()
         print("Seeds \(firstSeed)–\(firstSeed + seeds - 1), sums: blank cell-frames / wasted loads")
         print(ablation.markdown(cells), terminator: "")

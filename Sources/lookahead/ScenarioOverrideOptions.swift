@@ -3,7 +3,8 @@ import Lookahead
 import LookaheadSimulation
 
 /// The scenario settings `simulate` and `tune` let a user override: the
-/// concurrency limit, the latency distribution, the viewport. Checked against
+/// concurrency limit, the latency distribution, the link's bandwidth, the
+/// viewport. Checked against
 /// the simulator's ranges before anything is built from them.
 struct ScenarioOverrideOptions: ParsableArguments {
     @Option(help: "Override the concurrency limit (tune: where its search starts).")
@@ -14,6 +15,9 @@ struct ScenarioOverrideOptions: ParsableArguments {
 
     @Option(help: "Override the 99th-percentile latency, in milliseconds (with --latency-median).")
     var latencyP99: Double?
+
+    @Option(help: "A bandwidth cap shared by the loads in flight, in kilobits per second (1...10000000).")
+    var bandwidth: Double?
 
     @Option(help: "Override the viewport, as WIDTHxHEIGHT in points (tune: for traces that do not record it).")
     var viewport: String?
@@ -32,6 +36,7 @@ struct ScenarioOverrideOptions: ParsableArguments {
                 maximumMilliseconds: SimulationScenario.maximumLatency / .milliseconds(1),
                 maximumRatio: SimulationScenario.maximumLatencyRatio)
         }
+        if let bandwidth { try OptionRange.check(bandwidth, "--bandwidth", in: 1...10_000_000, "kbit/s") }
         if let viewport, Self.parseViewport(viewport) == nil {
             throw ValidationError(
                 "--viewport takes WIDTHxHEIGHT, each above 0 and at most "
@@ -50,6 +55,7 @@ struct ScenarioOverrideOptions: ParsableArguments {
     func apply(to scenario: inout SimulationScenario) {
         if let concurrency { scenario.maxConcurrentLoads = concurrency }
         if let (median, p99) = latencies { scenario.network.latency = .logNormal(median: median, p99: p99) }
+        if let bandwidth { scenario.network.bandwidth = .bitsPerSecond(bandwidth * 1_000) }
         if let viewport, let size = Self.parseViewport(viewport) { scenario.viewport = size }
     }
 

@@ -37,9 +37,6 @@ struct TuneCommand: ParsableCommand {
 
     @OptionGroup var overrides: ScenarioOverrideOptions
 
-    @Option(help: "A bandwidth cap shared by the loads, in kilobits per second (1...10000000).")
-    var bandwidth: Double?
-
     @Option(
         help: """
             For traces without metadata: the list, list:ROW_HEIGHT or grid:COLUMNS (square cells), \
@@ -71,7 +68,6 @@ struct TuneCommand: ParsableCommand {
         if latencyProfile != nil, overrides.latencyMedian != nil || overrides.latencyP99 != nil {
             throw ValidationError("--latency-profile and --latency-median/--latency-p99 are alternatives: give one")
         }
-        if let bandwidth { try OptionRange.check(bandwidth, "--bandwidth", in: 1...10_000_000, "kbit/s") }
         if let maxWaste { try OptionRange.check(maxWaste, "--max-waste", in: 0...1, "") }
         try OptionRange.check(items, "--items", in: 1...10_000_000, "items")
         if let layout, Self.parseLayout(layout, items: items) == nil {
@@ -189,7 +185,6 @@ struct TuneCommand: ParsableCommand {
     func configured(_ scenario: SimulationScenario, latency: (Duration, Duration)?) -> SimulationScenario {
         var scenario = scenario
         overrides.apply(to: &scenario)
-        if let bandwidth { scenario.network.bandwidth = .bitsPerSecond(bandwidth * 1_000) }
         if let (median, p99) = latency { scenario.network.latency = .logNormal(median: median, p99: p99) }
         return scenario
     }

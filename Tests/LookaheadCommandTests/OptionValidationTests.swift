@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LookaheadSimulation
 import Testing
 
 @testable import lookahead
@@ -40,6 +41,8 @@ struct OptionValidationTests {
         (["--concurrency", "1000000"], "--concurrency must be in 1...100000"),
         (["--viewport", "infx844"], "--viewport takes WIDTHxHEIGHT"),
         (["--viewport", "390x1e9"], "--viewport takes WIDTHxHEIGHT"),
+        (["--bandwidth", "0"], "--bandwidth must be in 1...10000000 kbit/s, got 0"),
+        (["--bandwidth", "nan"], "--bandwidth must be in 1...10000000 kbit/s"),
     ])
     func simulateRefusesOutOfRange(arguments: [String], expected: String) {
         let message = refusal(SimulateCommand.self, arguments)
@@ -50,6 +53,15 @@ struct OptionValidationTests {
         #expect(refusal(SimulateCommand.self, ["--duration", "86400"]) == nil)
         #expect(refusal(SimulateCommand.self, ["--frame-rate", "1000", "--duration", "5"]) == nil)
         #expect(refusal(SimulateCommand.self, ["--latency-median", "1", "--latency-p99", "1000"]) == nil)
+        #expect(refusal(SimulateCommand.self, ["--bandwidth", "1"]) == nil)
+    }
+
+    @Test func simulateCapsEveryScenariosLinkAtTheBandwidthGiven() throws {
+        let command = try #require(
+            try SimulateCommand.parseAsRoot(["--bandwidth", "5000", "--scenario", "feed", "--scenario", "photos"])
+                as? SimulateCommand)
+        let bandwidths = try command.makeScenarios().map(\.network.bandwidth)
+        #expect(bandwidths == [.bitsPerSecond(5_000_000), .bitsPerSecond(5_000_000)])
     }
 
     @Test func aTooLongTraceForItsFrameRateIsRefusedBeforeTheRun() throws {

@@ -33,16 +33,23 @@ public struct PolicyAblation: Sendable {
     public let scenarios: [String]
     /// The seeds run; the sums are over them.
     public let seeds: [UInt64]
+    /// Changes each built-in scenario before it runs (a link capped, say).
+    let adjust: @Sendable (inout SimulationScenario) -> Void
 
-    /// Creates an ablation over `scenarios` (built-in names) and `seeds`.
+    /// Creates an ablation over `scenarios` (built-in names) and `seeds`,
+    /// each scenario changed by `adjust` first.
     ///
     /// - Precondition: every scenario is a built-in one, and there is a seed.
-    public init(scenarios: [String] = SimulationScenario.builtInNames, seeds: [UInt64]) {
+    public init(
+        scenarios: [String] = SimulationScenario.builtInNames, seeds: [UInt64],
+        adjust: @escaping @Sendable (inout SimulationScenario) -> Void = { _ in }
+    ) {
         precondition(
             scenarios.allSatisfy(SimulationScenario.builtInNames.contains), "PolicyAblation: unknown scenario")
         precondition(!seeds.isEmpty, "PolicyAblation: no seeds")
         self.scenarios = scenarios
         self.seeds = seeds
+        self.adjust = adjust
     }
 
     /// One cell of the table: sums over the seeds.
@@ -64,7 +71,8 @@ public struct PolicyAblation: Sendable {
         var done = 0
         for (column, name) in scenarios.enumerated() {
             for seed in seeds {
-                let scenario = SimulationScenario.builtIn(named: name, seed: seed)!
+                var scenario = SimulationScenario.builtIn(named: name, seed: seed)!
+                adjust(&scenario)
                 let simulator = Simulator(scenario: scenario)
                 let shipped = AdaptiveSettings.shipped(maxConcurrentLoads: scenario.maxConcurrentLoads)
                 for (row, mechanism) in Self.mechanisms.enumerated() {

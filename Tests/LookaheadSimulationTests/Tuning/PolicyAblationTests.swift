@@ -30,4 +30,23 @@ struct PolicyAblationTests {
             #expect(ablation.markdown(cells).split(separator: "\n").count == PolicyAblation.mechanisms.count + 2)
         }
     }
+
+    @Test func aScenarioIsRunAsAdjusted() async {
+        await onHeavyTestThread {
+            // Given feed, seed 1, over a 100 kbit/s link instead of an unlimited one
+            let capped: @Sendable (inout SimulationScenario) -> Void = {
+                $0.network.bandwidth = .bitsPerSecond(100_000)
+            }
+            let cells = PolicyAblation(scenarios: ["feed"], seeds: [1], adjust: capped).run()
+
+            // Then its shipped row is the capped scenario's run, not the built-in one's
+            var scenario = SimulationScenario.builtIn(named: "feed", seed: 1)!
+            let shipped = AdaptiveSettings.shipped(maxConcurrentLoads: scenario.maxConcurrentLoads)
+            let unlimited = Simulator(scenario: scenario).run(adaptive: shipped)
+            capped(&scenario)
+            let result = Simulator(scenario: scenario).run(adaptive: shipped)
+            #expect(cells[0][0].blankCellFrames == result.blankCellFrames)
+            #expect(result.blankCellFrames != unlimited.blankCellFrames)
+        }
+    }
 }
