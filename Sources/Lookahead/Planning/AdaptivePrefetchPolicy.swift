@@ -38,11 +38,15 @@
 ///   speed the window ahead stays at the cap whatever the pace: an average
 ///   over seconds of looking hides the flick before them, and a reader who
 ///   flicked will flick again (held-out seeds 2–11, floor 1.5: `photos`
-///   +14% blank cell-frames without it, −0.1% with it). The simulator still
-///   measures more blank cell-frames with a floor of 1.5 than with the fixed
-///   window on `fling` (+3%), `jump` and `slow-network` (+7%): there the cost
-///   is in slow moving frames, the same frames whose smaller window saves
-///   the slow reader's wasted loads. So the default keeps the fixed window;
+///   +14% blank cell-frames without it, −0.1% with it). It stays at the cap
+///   too until the pace covers its span (``ReadingPace/coversSpan``): a list
+///   opens at rest, and its first gesture may be a fling (`fling`, floor
+///   1.5: +3% without it, +0% with it; seeds 12–31 +2% → +0%; the slow
+///   reading traces' waste unchanged). The simulator still measures more
+///   blank cell-frames with a floor of 1.5 than with the fixed window on
+///   `jump` (+5%) and `slow-network` (+6%): there the cost is in slow moving
+///   frames, the same frames whose smaller window saves the slow reader's
+///   wasted loads. So the default keeps the fixed window;
 ///   `lookahead tune` tells whether a lower floor pays on an app's own traces.
 ///
 /// - Complexity: O(log n + window) per frame: it looks only at the items
@@ -195,10 +199,11 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
 
     /// The distance always held ahead, in points: what the reader's pace
     /// covers within `horizon` seconds, between the floor and the cap; the
-    /// cap within `flingMemory` of the last fling.
+    /// cap within `flingMemory` of the last fling, and until the pace
+    /// covers its span (``ReadingPace/coversSpan``).
     func leadDistance(screen: Double, horizon: Double) -> Double {
         let cap = restingLeadingScreens * screen
-        guard !hasFlungRecently else { return cap }
+        guard !hasFlungRecently, readingPace.coversSpan else { return cap }
         let paced = readingPace.pointsPerSecond * horizon * paceSafetyFactor
         return min(cap, max((restingFloorScreens ?? restingLeadingScreens) * screen, paced))
     }

@@ -56,6 +56,15 @@ public struct ReadingPace: Sendable, Hashable {
         }
     }
 
+    /// Whether the frames recorded reach back a whole `span`: before that,
+    /// the pace has seen too little of the reader to size a window by (a
+    /// list opens at rest, and its first gesture may be a fling).
+    /// - Complexity: O(1).
+    public var coversSpan: Bool {
+        guard let first = samples.first, let last = samples.last else { return false }
+        return last.time - first.time >= span
+    }
+
     /// Points per second over the last `span`, rests included; 0 before
     /// any movement.
     /// - Complexity: O(1).

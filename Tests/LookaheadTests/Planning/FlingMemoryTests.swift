@@ -86,4 +86,23 @@ struct FlingMemoryTests {
         let cap = policy.restingLeadingScreens * viewport.height
         #expect(farthestAhead(last, of: offset) < cap - 100)
     }
+
+    @Test func untilThePaceCoversItsSpanThePacedWindowIsAtTheCap() {
+        // Given a paced policy that has just opened at rest: a pace of 0, the floor's 1.5 screens were it trusted
+        var policy = pacedPolicy()
+        let offset = 10_000.0
+        let cap = policy.restingLeadingScreens * viewport.height
+        let span = Int(policy.readingPace.span / frameTime)
+
+        // Then it holds the cap's 2.5 screens ahead for its first span of frames (its first gesture may be a fling)
+        var opening: [ItemPath] = []
+        for index in 0..<span {
+            opening = window(&policy, offset: offset, velocity: 0, index: index)
+        }
+        #expect(farthestAhead(opening, of: offset) > cap - 100)
+
+        // And once the pace covers the span, the pace sizes it
+        let paced = window(&policy, offset: offset, velocity: 0, index: span + 1)
+        #expect(farthestAhead(paced, of: offset) < cap - 100)
+    }
 }

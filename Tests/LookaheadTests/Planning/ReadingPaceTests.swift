@@ -33,6 +33,19 @@ struct ReadingPaceTests {
         #expect(pace.pointsPerSecond < 200)
     }
 
+    @Test func thePaceCoversItsSpanOnceItsFramesReachBackThatFarAgainAfterAClockReset() {
+        var pace = ReadingPace(span: .seconds(2))
+        #expect(!pace.coversSpan)
+        pace.record(offset: 0, at: .seconds(10))
+        pace.record(offset: 0, at: .milliseconds(11_999))
+        #expect(!pace.coversSpan)
+        pace.record(offset: 0, at: .seconds(12))
+        #expect(pace.coversSpan)
+        // Frames older than the last one (a clock reset) start the history again
+        pace.record(offset: 0, at: .seconds(1))
+        #expect(!pace.coversSpan)
+    }
+
     @Test func thePaceMatchesAReferenceOverRandomFrames() {
         for seed in UInt64(1)...20 {
             var random = SeededRandom(seed: seed)
