@@ -2,10 +2,10 @@ import ArgumentParser
 import Lookahead
 import LookaheadSimulation
 
-/// The scenario settings `simulate` and `tune` let a user override: the
-/// concurrency limit, the latency distribution, the link's bandwidth, the
-/// viewport. Checked against
-/// the simulator's ranges before anything is built from them.
+/// The scenario settings `simulate`, `tune` and `ablate` let a user
+/// override: the concurrency limit, the latency distribution, the link's
+/// bandwidth, the viewport. Checked against the simulator's ranges before
+/// anything is built from them.
 struct ScenarioOverrideOptions: ParsableArguments {
     @Option(help: "Override the concurrency limit (tune: where its search starts).")
     var concurrency: Int?
