@@ -264,7 +264,8 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
         }
     }
 
-    /// Lifetime counters: loads started, completed, failed, cancelled, retried, cache hits.
+    /// Lifetime counters: loads started, completed, failed, cancelled, retried,
+    /// cache hits, hedges.
     ///
     /// Cache hits are counted by the memory cache: fetchers sharing one cache
     /// share that count.
@@ -272,6 +273,7 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
     public var statistics: FetchStatistics {
         core.state.withLock { state in
             var statistics = state.scheduler.statistics
+            statistics.hedgesRefused = state.hedges.refusedCount
             statistics.cacheHits = memoryCache.countedHits
             return statistics
         }

@@ -18,6 +18,9 @@ public struct FetchStatistics: Sendable, Hashable, Codable {
     public var hedgesStarted = 0
     /// Hedged loads whose second attempt delivered while the first still ran.
     public var hedgesWon = 0
+    /// Loads not hedged when they were due because the recent hedges had not
+    /// won (``FetchHedging``: as on a starved link); each counted once.
+    public var hedgesRefused = 0
 
     @inlinable
     public init() {}

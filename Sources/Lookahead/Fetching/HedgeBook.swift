@@ -77,6 +77,10 @@ package struct HedgeBook<Key: Hashable & Sendable, Payload: Sendable>: Sendable 
     @usableFromInline var races: [Bool] = []
     /// Hedges refused since the last one let through while hedges do not pay.
     @usableFromInline var refusedSinceProbe = 0
+    /// Running attempts whose hedge was refused (hedges did not pay), by serial.
+    @usableFromInline var refused: Set<UInt64> = []
+    /// Attempts whose hedge was refused at least once, over the book's life.
+    @usableFromInline package private(set) var refusedCount = 0
 
     @inlinable
     package init(policy: FetchHedging, hedgesDueSoonAtOnce: Bool) {
@@ -200,6 +204,7 @@ package struct HedgeBook<Key: Hashable & Sendable, Payload: Sendable>: Sendable 
         guard policy.isEnabled else { return false }
         watched[id.serial] = nil
         untimed[id.serial] = nil
+        refused.remove(id.serial)
         let wasHedge = hedges.remove(id.serial) != nil
         if succeeded, scheduler.isRacing(id) {
             if races.count == Self.racesJudged { races.removeFirst() }
@@ -235,7 +240,10 @@ package struct HedgeBook<Key: Hashable & Sendable, Payload: Sendable>: Sendable 
         if !hedgesPay {
             // Refused (it stays as it is), but for a probe now and then.
             refusedSinceProbe += 1
-            guard refusedSinceProbe == Self.probeEvery else { return }
+            guard refusedSinceProbe == Self.probeEvery else {
+                if refused.insert(serial).inserted { refusedCount += 1 }
+                return
+            }
             refusedSinceProbe = 0
         }
         // Refused only when the attempt has ended or had its hedge: nothing left to watch.

@@ -407,6 +407,7 @@ struct AsyncFetcherHedgingTests {
         #expect(!fetcher.withScheduler { $0.isHedged(races) })
         #expect(loader.gate.started.last == Attempt(key: races, number: 1))
         #expect(fetcher.statistics.hedgesStarted == races)
+        #expect(fetcher.statistics.hedgesRefused == 1)
         loader.gate.succeed(Attempt(key: races, number: 1), with: "")
         await fetcher.waitUntilIdle()
     }

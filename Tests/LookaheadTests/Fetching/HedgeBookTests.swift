@@ -102,6 +102,7 @@ struct HedgeBookTests {
         #expect(refused.hedge == nil)
         let isDue = book.watched[refused.first.serial].map { if case .due = $0 { true } else { false } }
         #expect(isDue == true)
+        #expect(book.refusedCount == 1, "one attempt refused, however often it asked")
         _ = book.watch(refused.first, key: 100, in: &scheduler)
         guard case .start(let probe, 100, _)? = scheduler.nextAction() else {
             Issue.record("no probe")
@@ -119,6 +120,7 @@ struct HedgeBookTests {
         }
         finishRace(101, winner: secondProbe, loser: second.first, in: &scheduler, book: &book)
         #expect(book.hedgesPay)
+        #expect(book.refusedCount == 2)
     }
 
     @Test func aPrefetchIsHedgedPastItsThresholdOnlyWhenDueSoonOrRaised() {
