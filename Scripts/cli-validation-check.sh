@@ -53,7 +53,10 @@ expect "--items must be in 1...10000000" tune --layout grid:4 --items 0
 expect "--latency-median and --latency-p99 go together" tune --latency-median 100
 expect "--bandwidth must be in 1...10000000 kbit/s" tune --bandwidth 0
 expect "unknown scenario 'sideways'" tune --scenario sideways
+expect "--pace-floor must be in 0...10 screens" ablate --pace-floor 11
+expect "--bandwidth must be in 1...10000000 kbit/s" simulate --bandwidth 0
 expect "/nonexistent/trace.csv" tune --trace /nonexistent/trace.csv
+expect "/nonexistent/trace.csv" ablate --seeds 1 --scenario feed --trace /nonexistent/trace.csv
 expect "--latency-profile /nonexistent/profile.json: not a latency profile" tune --duration 2 --latency-profile /nonexistent/profile.json
 expect "cannot write the report to /nonexistent" simulate --scenario feed --duration 2 --report /nonexistent/dir/report.html
 expect "--step-time-limit must be in 1...86400 seconds" bench engine --step-time-limit inf

@@ -12,7 +12,8 @@ struct AblateCommand: ParsableCommand {
             Rows: the shipped settings, then the landing zone, the landings announced on generated traces, hedging and the first screen's hedging prior \
             each switched off, and the reader's pace switched on. Cells: blank cell-frames / wasted loads, \
             summed over the seeds, with the change in blank cell-frames against the shipped row. \
-            The overrides change every scenario run (--bandwidth 5000: each over a 5 Mbit/s link).
+            The overrides change every scenario run (--bandwidth 5000: each over a 5 Mbit/s link; \
+            --trace: each scrolled as the file says).
             """
     )
 
@@ -25,11 +26,18 @@ struct AblateCommand: ParsableCommand {
     @Option(help: "Run only this built-in scenario (repeatable; default: all).")
     var scenario: [String] = []
 
+    @Option(help: "Replace every scenario's trace with this CSV file (time_ms,offset per line).")
+    var trace: String?
+
+    @Option(help: "The floor, in screens, of the row that sizes the resting window from the reader's pace (0...10).")
+    var paceFloor: Double = 1.5
+
     @OptionGroup var overrides: ScenarioOverrideOptions
 
     func validate() throws {
         try OptionRange.check(firstSeed, "--first-seed", in: 1...1_000_000, "")
         try OptionRange.check(seeds, "--seeds", in: 1...100, "seeds")
+        try OptionRange.check(paceFloor, "--pace-floor", in: 0...10, "screens")
         for name in scenario where !SimulationScenario.builtInNames.contains(name) {
             throw ValidationError(
                 "--scenario: unknown scenario \(name) (one of \(SimulationScenario.builtInNames.joined(separator: ", ")))"
@@ -39,9 +47,29 @@ struct AblateCommand: ParsableCommand {
 
     func run() throws {
         let seedList = (0..<seeds).map { UInt64(firstSeed + $0) }
-        let ablation = PolicyAblation(
-            scenarios: scenario.isEmpty ? SimulationScenario.builtInNames : scenario, seeds: seedList,
-            adjust: { [overrides] in overrides.apply(to: &$0) })
+        let replacement = try trace.map { path in
+            do {
+                return try ScrollTrace(contentsOfCSV: path)
+            } catch {
+                throw CommandError("\(path): \(error)")
+            }
+        }
+        let adjust: @Sendable (inout SimulationScenario) -> Void = { [overrides] scenario in
+            if let replacement { scenario.trace = replacement }
+            overrides.apply(to: &scenario)
+        }
+        let names = scenario.isEmpty ? SimulationScenario.builtInNames : scenario
+        // Checked before the runs: a trace file can still be too long for the frame rate, say.
+        for name in names {
+            var scenario = SimulationScenario.builtIn(named: name, seed: seedList[0])!
+            adjust(&scenario)
+            do {
+                try scenario.validate()
+            } catch {
+                throw ValidationError(error.message + (trace.map { " (--trace \($0))" } ?? ""))
+            }
+        }
+        let ablation = PolicyAblation(scenarios: names, seeds: seedList, paceFloor: paceFloor, adjust: adjust)
         let cells = ablation.run()
         print("Seeds \(firstSeed)–\(firstSeed + seeds - 1), sums: blank cell-frames / wasted loads")
         print(ablation.markdown(cells), terminator: "")

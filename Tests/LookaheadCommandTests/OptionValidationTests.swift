@@ -113,6 +113,14 @@ struct OptionValidationTests {
         #expect(message?.contains(expected) == true, "\(arguments): \(message ?? "accepted")")
     }
 
+    @Test func ablateRefusesOutOfRange() {
+        #expect(
+            refusal(AblateCommand.self, ["--pace-floor", "11"])?.contains("--pace-floor must be in 0...10") == true)
+        #expect(refusal(AblateCommand.self, ["--pace-floor", "nan"])?.contains("--pace-floor must be in") == true)
+        #expect(refusal(AblateCommand.self, ["--bandwidth", "0"])?.contains("--bandwidth must be in") == true)
+        #expect(refusal(AblateCommand.self, ["--pace-floor", "1"]) == nil)
+    }
+
     @Test func benchRefusesOutOfRange() {
         #expect(
             refusal(BenchPlannerCommand.self, ["--frames", "1000000000000"])?.contains("--frames must be in 100...")

@@ -49,4 +49,14 @@ struct PolicyAblationTests {
             #expect(result.blankCellFrames != unlimited.blankCellFrames)
         }
     }
+
+    @Test func theReaderPaceRowTakesTheFloorGiven() {
+        let ablation = PolicyAblation(scenarios: ["feed"], seeds: [1], paceFloor: 1.0)
+        let shipped = AdaptiveSettings.shipped(maxConcurrentLoads: 6)
+        let row = ablation.mechanisms.last
+        #expect(row?.name == "reader pace (floor 1.0)")
+        #expect(row?.apply(shipped).restingFloorScreens == 1.0)
+        #expect(PolicyAblation.mechanisms.last?.apply(shipped).restingFloorScreens == 1.5)
+        #expect(ablation.mechanisms.count == PolicyAblation.mechanisms.count)
+    }
 }
