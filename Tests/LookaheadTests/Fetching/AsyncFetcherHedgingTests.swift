@@ -277,13 +277,7 @@ struct AsyncFetcherHedgingTests {
         // Then the next display load is hedged once their p90 has passed
         fetcher.fetchAsync(100, priority: .high)
         await loader.gate.waitForStarts(samples + 1)
-        await clock.waitForSleepers(count: 1)
-        let p90 = Duration.milliseconds(10 * Int((0.9 * Double(samples)).rounded(.up)))
-        clock.advance(by: p90)
-        await loader.gate.waitForStarts(samples + 2)
-        #expect(loader.gate.started.last == Attempt(key: 100, number: 2))
-        loader.gate.succeed(Attempt(key: 100, number: 1), with: "")
-        await fetcher.waitUntilIdle()
+        await expectKey100HedgedAfterTheP90(of: samples, loader, clock, fetcher)
     }
 
     @Test func afterP90TimesALoadThatStartedBeforeThereWasAThresholdOnceThereIsOne() async throws {
@@ -309,6 +303,15 @@ struct AsyncFetcherHedgingTests {
             state.hedges.watched.values.contains { if case .timing(_, 100) = $0 { true } else { false } }
         }
         try #require(isTimed, "the load that started without a threshold is not timed")
+        await expectKey100HedgedAfterTheP90(of: samples, loader, clock, fetcher)
+    }
+
+    /// With the display load of key 100 timed and `samples` loads landed in
+    /// 10, 20, … ms: once their p90 passes on `clock`, key 100's second
+    /// attempt starts; then its first lands and the fetcher goes idle.
+    func expectKey100HedgedAfterTheP90(
+        of samples: Int, _ loader: Loader, _ clock: ManualClock, _ fetcher: Fetcher
+    ) async {
         await clock.waitForSleepers(count: 1)
         let p90 = Duration.milliseconds(10 * Int((0.9 * Double(samples)).rounded(.up)))
         clock.advance(by: p90)
