@@ -25,18 +25,8 @@ final class FetchLedger: Sendable {
         case value
     }
 
-    /// The checker's findings and tallies.
-    struct Counts: Sendable, Equatable {
-        var requests = 0
-        var misdelivered = 0
-        var lostCompletions = 0
-        var duplicateCompletions = 0
-        var unexpectedFailures = 0
-        var values = 0
-        var loaderFailures = 0
-        var cancellations = 0
-        var cachePeeks = 0
-    }
+    /// The checker's findings and tallies: the report's.
+    typealias Counts = FetcherTortureReport.Requests
 
     private struct Request {
         let key: Int
@@ -61,7 +51,7 @@ final class FetchLedger: Sendable {
     func issue(key: Int, kind: Kind) -> Int {
         state.withLock { state in
             state.requests.append(Request(key: key, kind: kind))
-            state.counts.requests += 1
+            state.counts.made += 1
             return state.requests.count - 1
         }
     }

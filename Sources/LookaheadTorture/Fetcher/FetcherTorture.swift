@@ -114,26 +114,12 @@ public struct FetcherTorture: Sendable {
         }
         report.leakedTasks = leaks()
 
-        let counts = ledger.counts
         report.operations = configuration.operations
         report.seed = configuration.seed
         report.threads = configuration.threads
         report.reentrantRelease = configuration.includesReentrantRelease
-        report.misdelivered = counts.misdelivered
-        report.lostCompletions = counts.lostCompletions
-        report.duplicateCompletions = counts.duplicateCompletions
-        report.unexpectedFailures = counts.unexpectedFailures
-        report.requests = counts.requests
-        report.valuesDelivered = counts.values
-        report.loaderFailuresDelivered = counts.loaderFailures
-        report.cancelledRequests = counts.cancellations
-        report.cachePeeks = counts.cachePeeks
-        let loaderCounts = loader.counts
-        report.loaderCalls = loaderCounts.calls
-        report.transientFailures = loaderCounts.transientFailures
-        report.permanentFailures = loaderCounts.permanentFailures
-        report.loadsCancelled = loaderCounts.cancelled
-        report.cancellationsIgnored = loaderCounts.ignoredCancellations
+        report.requests = ledger.counts
+        report.loader = loader.counts
         for operation in FetcherTortureOperation.allCases {
             report.operationCounts[operation.name] = operationCounts[operation.rawValue]
         }

@@ -6,6 +6,57 @@
 /// ``violations`` sums the violation counts; any non-zero count is a bug in
 /// the fetcher (or, when a test injects one, a fault the checker caught).
 public struct FetcherTortureReport: Sendable, Encodable, Equatable {
+    /// Display requests as the checker saw them (``FetchLedger``): what they
+    /// received, and the violations it found.
+    public struct Requests: Sendable, Encodable, Equatable {
+        /// Display requests made (`fetchAsync` with a completion, `value(for:)`).
+        public var made = 0
+        /// Values or loader errors delivered for another key than requested,
+        /// or found in the cache under another key. A violation.
+        public var misdelivered = 0
+        /// Requests that never ended. A violation.
+        public var lostCompletions = 0
+        /// Deliveries to a request that had already ended. A violation.
+        public var duplicateCompletions = 0
+        /// Failures that neither the loader produced nor a cancellation
+        /// explains. A violation.
+        public var unexpectedFailures = 0
+        /// Correct values delivered.
+        public var values = 0
+        /// Loader failures delivered (permanent, or transient after the retries).
+        public var loaderFailures = 0
+        /// `value(for:)` calls that ended with `CancellationError` after their
+        /// task was cancelled.
+        public var cancellations = 0
+        /// Cached values checked against their key.
+        public var cachePeeks = 0
+
+        /// Creates empty counts.
+        public init() {}
+
+        /// The violations among these counts.
+        public var violations: Int { misdelivered + lostCompletions + duplicateCompletions + unexpectedFailures }
+    }
+
+    /// What the run's loader did.
+    public struct LoaderCalls: Sendable, Encodable, Equatable {
+        /// Calls of the loader.
+        public var calls = 0
+        /// Calls not returned yet.
+        public var active = 0
+        /// Transient failures the loader produced.
+        public var transientFailures = 0
+        /// Permanent failures the loader produced.
+        public var permanentFailures = 0
+        /// Calls that gave up because their task was cancelled.
+        public var cancelled = 0
+        /// Calls that returned a value although their task was cancelled.
+        public var ignoredCancellations = 0
+
+        /// Creates empty counts.
+        public init() {}
+    }
+
     /// Operations performed.
     public var operations = 0
     /// The seed the run derives from.
@@ -15,72 +66,42 @@ public struct FetcherTortureReport: Sendable, Encodable, Equatable {
     /// Whether re-entrant releases were part of the mix.
     public var reentrantRelease = false
 
-    /// Sum of the violation counts below.
-    public var violations: Int {
-        misdelivered + lostCompletions + duplicateCompletions + leakedTasks + unexpectedFailures + loadsActiveAtIdle
-            + stuckPrefetches
-    }
-    /// Values or loader errors delivered for another key than requested, or
-    /// found in the cache under another key.
-    public var misdelivered = 0
-    /// Requests that never ended.
-    public var lostCompletions = 0
-    /// Deliveries to a request that had already ended.
-    public var duplicateCompletions = 0
+    /// Sum of the violation counts: ``Requests/violations`` and the three below.
+    public var violations: Int { requests.violations + leakedTasks + loadsActiveAtIdle + stuckPrefetches }
+    /// The display requests checked, with their violations.
+    public var requests = Requests()
     /// What outlived the fetcher: the fetcher, its prefetchers and observations
     /// and the loader's captured sentinel still alive, plus loader calls still
     /// running, once everything was released and given time to wind down.
     public var leakedTasks = 0
-    /// Failures that neither the loader produced nor a cancellation explains.
-    public var unexpectedFailures = 0
     /// Loader calls still running while the fetcher reported itself idle.
     public var loadsActiveAtIdle = 0
     /// Keys of a prefetcher, not paused, still outstanding while the fetcher
     /// reported itself idle.
     public var stuckPrefetches = 0
 
-    /// Wall-clock seconds the run took.
-    public var elapsedSeconds = 0.0
-    /// Operations per second of wall-clock time.
-    public var operationsPerSecond = 0.0
-    /// Checkpoints passed (idle waits with every request checked).
-    public var checkpoints = 0
-    /// Display requests made (`fetchAsync` with a completion, `value(for:)`).
-    public var requests = 0
-    /// Correct values delivered.
-    public var valuesDelivered = 0
-    /// Loader failures delivered (permanent, or transient after the retries).
-    public var loaderFailuresDelivered = 0
-    /// `value(for:)` calls that ended with `CancellationError` after their task was cancelled.
-    public var cancelledRequests = 0
-    /// Cached values checked against their key.
-    public var cachePeeks = 0
-    /// Calls of the loader.
-    public var loaderCalls = 0
-    /// Transient failures the loader produced.
-    public var transientFailures = 0
-    /// Permanent failures the loader produced.
-    public var permanentFailures = 0
-    /// Loader calls that gave up because their task was cancelled.
-    public var loadsCancelled = 0
-    /// Loader calls that returned a value although their task was cancelled.
-    public var cancellationsIgnored = 0
+    /// The loader's calls.
+    public var loader = LoaderCalls()
     /// Retries the fetcher scheduled.
     public var retriesScheduled = 0
     /// Requests the fetcher answered from its cache.
     public var cacheHits = 0
     /// Operations performed, by kind.
     public var operationCounts: [String: Int] = [:]
+    /// Checkpoints passed (idle waits with every request checked).
+    public var checkpoints = 0
+    /// Wall-clock seconds the run took.
+    public var elapsedSeconds = 0.0
+    /// Operations per second of wall-clock time.
+    public var operationsPerSecond = 0.0
 
     /// Creates an empty report.
     public init() {}
 
     private enum CodingKeys: String, CodingKey {
-        case operations, seed, threads, reentrantRelease, violations, misdelivered, lostCompletions
-        case duplicateCompletions, leakedTasks, unexpectedFailures, loadsActiveAtIdle, stuckPrefetches, elapsedSeconds
-        case operationsPerSecond, checkpoints, requests, valuesDelivered, loaderFailuresDelivered
-        case cancelledRequests, cachePeeks, loaderCalls, transientFailures, permanentFailures, loadsCancelled
-        case cancellationsIgnored, retriesScheduled, cacheHits, operationCounts
+        case operations, seed, threads, reentrantRelease, violations, requests, leakedTasks, loadsActiveAtIdle
+        case stuckPrefetches, loader, retriesScheduled, cacheHits, operationCounts, checkpoints, elapsedSeconds
+        case operationsPerSecond
     }
 
     /// Writes every count and ``violations``, their sum: the verdict a reader
@@ -92,28 +113,16 @@ public struct FetcherTortureReport: Sendable, Encodable, Equatable {
         try container.encode(threads, forKey: .threads)
         try container.encode(reentrantRelease, forKey: .reentrantRelease)
         try container.encode(violations, forKey: .violations)
-        try container.encode(misdelivered, forKey: .misdelivered)
-        try container.encode(lostCompletions, forKey: .lostCompletions)
-        try container.encode(duplicateCompletions, forKey: .duplicateCompletions)
+        try container.encode(requests, forKey: .requests)
         try container.encode(leakedTasks, forKey: .leakedTasks)
-        try container.encode(unexpectedFailures, forKey: .unexpectedFailures)
         try container.encode(loadsActiveAtIdle, forKey: .loadsActiveAtIdle)
         try container.encode(stuckPrefetches, forKey: .stuckPrefetches)
-        try container.encode(elapsedSeconds, forKey: .elapsedSeconds)
-        try container.encode(operationsPerSecond, forKey: .operationsPerSecond)
-        try container.encode(checkpoints, forKey: .checkpoints)
-        try container.encode(requests, forKey: .requests)
-        try container.encode(valuesDelivered, forKey: .valuesDelivered)
-        try container.encode(loaderFailuresDelivered, forKey: .loaderFailuresDelivered)
-        try container.encode(cancelledRequests, forKey: .cancelledRequests)
-        try container.encode(cachePeeks, forKey: .cachePeeks)
-        try container.encode(loaderCalls, forKey: .loaderCalls)
-        try container.encode(transientFailures, forKey: .transientFailures)
-        try container.encode(permanentFailures, forKey: .permanentFailures)
-        try container.encode(loadsCancelled, forKey: .loadsCancelled)
-        try container.encode(cancellationsIgnored, forKey: .cancellationsIgnored)
+        try container.encode(loader, forKey: .loader)
         try container.encode(retriesScheduled, forKey: .retriesScheduled)
         try container.encode(cacheHits, forKey: .cacheHits)
         try container.encode(operationCounts, forKey: .operationCounts)
+        try container.encode(checkpoints, forKey: .checkpoints)
+        try container.encode(elapsedSeconds, forKey: .elapsedSeconds)
+        try container.encode(operationsPerSecond, forKey: .operationsPerSecond)
     }
 }

@@ -13,18 +13,8 @@ import Lookahead
 /// cancellation. It counts the calls still running, so that a load left
 /// running when nobody wants it, or after the fetcher is gone, is caught.
 final class TortureLoader: Sendable {
-    /// What the loader has done so far.
-    struct Counts: Sendable {
-        var calls = 0
-        /// Calls not returned yet.
-        var active = 0
-        var transientFailures = 0
-        var permanentFailures = 0
-        /// Calls that ended early because their task was cancelled.
-        var cancelled = 0
-        /// Calls whose task was cancelled but which returned a value anyway.
-        var ignoredCancellations = 0
-    }
+    /// What the loader has done so far: the report's counts.
+    typealias Counts = FetcherTortureReport.LoaderCalls
 
     let seed: UInt64
     let hold: LoadHold

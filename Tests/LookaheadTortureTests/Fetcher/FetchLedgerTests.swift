@@ -18,7 +18,7 @@ struct FetchLedgerTests {
 
         // Then nothing is wrong
         var expected = FetchLedger.Counts()
-        expected.requests = 1
+        expected.made = 1
         expected.values = 1
         #expect(ledger.counts == expected)
     }

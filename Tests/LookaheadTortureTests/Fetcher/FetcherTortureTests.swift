@@ -25,8 +25,8 @@ struct FetcherTortureTests {
 
         // Then nothing is wrong, and the run did exercise requests, failures and retries
         #expect(report.violations == 0, "seed \(seed): \(report)")
-        #expect(report.requests > 0 && report.valuesDelivered > 0, "seed \(seed)")
-        #expect(report.loaderCalls > 0 && report.checkpoints == 6, "seed \(seed)")
+        #expect(report.requests.made > 0 && report.requests.values > 0, "seed \(seed)")
+        #expect(report.loader.calls > 0 && report.checkpoints == 6, "seed \(seed)")
     }
 
     @Test func aDuplicatedCompletionIsReportedAsDuplicate() async throws {
@@ -35,8 +35,8 @@ struct FetcherTortureTests {
             DuplicatingTarget(base: PassThroughTarget(fetcher: fetcher), number: 50)
         }
         let report = await torture.run()
-        #expect(report.duplicateCompletions > 0, "seed \(seed)")
-        #expect(report.violations == report.duplicateCompletions, "seed \(seed): \(report)")
+        #expect(report.requests.duplicateCompletions > 0, "seed \(seed)")
+        #expect(report.violations == report.requests.duplicateCompletions, "seed \(seed): \(report)")
     }
 
     @Test func aDroppedCompletionIsReportedAsLost() async throws {
@@ -45,7 +45,7 @@ struct FetcherTortureTests {
             DroppingTarget(base: PassThroughTarget(fetcher: fetcher), count: 1)
         }
         let report = await torture.run()
-        #expect(report.lostCompletions == 1, "seed \(seed)")
+        #expect(report.requests.lostCompletions == 1, "seed \(seed)")
         #expect(report.violations == 1, "seed \(seed): \(report)")
     }
 
@@ -55,8 +55,8 @@ struct FetcherTortureTests {
             SwappingTarget(base: PassThroughTarget(fetcher: fetcher))
         }
         let report = await torture.run()
-        #expect(report.misdelivered > 0, "seed \(seed)")
-        #expect(report.violations == report.misdelivered, "seed \(seed): \(report)")
+        #expect(report.requests.misdelivered > 0, "seed \(seed)")
+        #expect(report.violations == report.requests.misdelivered, "seed \(seed): \(report)")
     }
 
     @Test func aFetcherKeptAliveIsReportedAsLeaked() async throws {
