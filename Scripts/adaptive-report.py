@@ -6,7 +6,9 @@ prints, per scenario and seed, adaptive's blank cell-frames against the best
 of system/nuke/texture, the oracle and the lower bound, its gap closure
 ((best fixed − adaptive) / (best fixed − bound): 1 means no avoidable blank
 left), and its waste ratio against texture's; then a summary per scenario
-(sums over the seeds) and how many runs meet each target; the oracle / bound
+(sums over the seeds) and how many runs meet each target; the wasted loads of
+adaptive, texture and system, split into those whose data arrived in the run's
+last five seconds (cut off by the trace's end) and the rest; the oracle / bound
 per scenario; every per-item strategy (none, all, system, nuke, texture,
 adaptive) that goes under the bound or beats the oracle by more than 2 %;
 and how long each seed's run took (wall clock and CPU time).
@@ -90,6 +92,8 @@ def main():
                 "bound": scenario["lowerBound"]["blankCellFrames"],
                 "waste": results["adaptive"]["wasteRatio"],
                 "textureWaste": results["texture"]["wasteRatio"],
+                "wasted": {name: (results[name]["wastedLoads"], results[name]["wastedLoadsAtEnd"])
+                           for name in ["adaptive", "texture", "system"]},
             })
 
     def ratio(a, b):
@@ -126,6 +130,25 @@ def main():
         print(
             f"| {name} | {adaptive:,} | {best:,} | {ratio(adaptive, best):.2f} | {oracle:,} | {ratio(adaptive, oracle):.2f} "
             f"| {bound:,} | {closure(best, adaptive, bound):.2f} | {half}/{len(group)} | {near}/{len(group)} | {lean}/{len(group)} |")
+
+    print()
+    print("Wasted loads (sums): all / of those, data arrived in the run's last 5 s (cut off by the trace's end) "
+          "/ the rest (passed by)")
+    print("| scenario | adaptive | texture | system | runs adaptive ≤ texture, all / the rest |")
+    print("|---|---|---|---|---|")
+    for name in dict.fromkeys(row["scenario"] for row in rows):
+        group = [row for row in rows if row["scenario"] == name]
+        cells = []
+        for strategy in ["adaptive", "texture", "system"]:
+            wasted = sum(row["wasted"][strategy][0] for row in group)
+            near_end = sum(row["wasted"][strategy][1] for row in group)
+            cells.append(f"{wasted:,} / {near_end:,} / {wasted - near_end:,}")
+        fewer = sum(1 for row in group if row["wasted"]["adaptive"][0] <= row["wasted"]["texture"][0])
+        fewer_rest = sum(
+            1 for row in group
+            if row["wasted"]["adaptive"][0] - row["wasted"]["adaptive"][1]
+            <= row["wasted"]["texture"][0] - row["wasted"]["texture"][1])
+        print(f"| {name} | " + " | ".join(cells) + f" | {fewer}/{len(group)} / {fewer_rest}/{len(group)} |")
 
     print()
     print("| scenario | oracle / bound (sums) | per seed, lowest–highest |")

@@ -62,4 +62,32 @@ struct FrameVisibility {
         }
         return Frame(rect: rect, paths: paths, items: paths.map { feed.flatIndex(of: $0) })
     }
+
+    /// The items within `screens` viewport lengths of the frame at `time`, in
+    /// every direction (along each carousel too): the reach of a window held
+    /// around that frame.
+    ///
+    /// - Complexity: O(log n + k) for k items in reach.
+    func items(within screens: Double, ofFrameAt time: Duration) -> [Int] {
+        let shown = frame(at: time).rect
+        let (across, along) = (screens * viewport.width, screens * viewport.height)
+        let top = max(0, shown.minY - along)
+        let reach = Rect(
+            x: shown.minX - across, y: top, width: viewport.width + 2 * across,
+            height: shown.maxY + along - top)
+        guard let feed else {
+            return layout.itemPaths(in: reach).map { layout.flatIndex(of: $0) }
+        }
+        var items: [Int] = []
+        for rowPath in feed.feed.outer.itemPaths(in: reach) {
+            let row = rowPath.item
+            let offset = rowOffset(ofRow: row, at: time)
+            let first = feed.feed.items(inRow: row, atOffset: offset - across)
+            let last = feed.feed.items(inRow: row, atOffset: offset + across)
+            items += (first.lowerBound..<max(first.upperBound, last.upperBound)).map {
+                feed.flatIndex(of: ItemPath(item: $0, section: row))
+            }
+        }
+        return items
+    }
 }

@@ -34,6 +34,15 @@ package struct RunMetrics {
     var blankCellFrames = 0
     var blankCellFramesPerSecond: [Int]
     var bottomWait = Duration.zero
+    /// The items within ``reachAtEnd`` screens of the last frame, once
+    /// ``finish(at:reach:)`` has been told them.
+    var withinReachAtEnd: Set<Int> = []
+
+    /// How many screens around the last frame a wasted load's item may be to
+    /// count in ``StrategyResult/wastedLoadsAtEnd``: more than any window the
+    /// strategies hold (texture's 2.5 ahead and 1.5 behind, adaptive's cap of
+    /// 2.5), the same for every strategy.
+    package static let reachAtEnd = 3.0
 
     /// Creates an accumulator for a run of `duration` over the items `keys` covers.
     ///
@@ -105,8 +114,10 @@ package struct RunMetrics {
         peakCacheBytes = max(peakCacheBytes, cacheBytes)
     }
 
-    /// Closes the appearances still blank at `end` (the last frame's time).
-    mutating func finish(at end: Duration) {
+    /// Closes the appearances still blank at `end` (the last frame's time);
+    /// `reach`: the items within ``reachAtEnd`` screens of that frame.
+    mutating func finish(at end: Duration, reach: [Int] = []) {
+        withinReachAtEnd = Set(reach)
         for (_, entered) in pendingAppearances.sorted(by: { $0.key < $1.key }) {
             timesToContent.append(end - entered)
         }
@@ -121,25 +132,29 @@ package struct RunMetrics {
     ///   - cancellations: loads cancelled because nobody wanted them.
     ///   - bytes: bytes received, cancelled transfers included.
     ///   - completedBytes: the size of a completed key's data.
-    /// - Complexity: O(completed loads).
+    /// - Complexity: O(completed loads × items a key covers).
     package func result(
         name: String, requests: Int, cancellations: Int, bytes: Int, completedBytes: (Int) -> Int
     ) -> StrategyResult {
         var wastedLoads = 0
+        var wastedLoadsAtEnd = 0
         var wastedBytes = 0
         var totalCompletedBytes = 0
         for key in completedKeys {
             let size = completedBytes(key)
             totalCompletedBytes += size
-            if !keys.items(ofKey: key).contains(where: { everVisible[$0] }) {
+            let items = keys.items(ofKey: key)
+            if !items.contains(where: { everVisible[$0] }) {
                 wastedLoads += 1
                 wastedBytes += size
+                if items.contains(where: withinReachAtEnd.contains) { wastedLoadsAtEnd += 1 }
             }
         }
         return StrategyResult(
             name: name, blankCellFrames: blankCellFrames, visibleCellFrames: visibleCellFrames,
             timesToContent: timesToContent, requests: requests, cancellations: cancellations,
-            completedLoads: completedKeys.count, wastedLoads: wastedLoads, wastedBytes: wastedBytes,
+            completedLoads: completedKeys.count, wastedLoads: wastedLoads, wastedLoadsAtEnd: wastedLoadsAtEnd,
+            wastedBytes: wastedBytes,
             completedBytes: totalCompletedBytes, bytes: bytes, peakCacheBytes: peakCacheBytes,
             blankCellFramesPerSecond: blankCellFramesPerSecond, bottomWait: bottomWait)
     }

@@ -400,9 +400,11 @@ package struct StrategyDriver<Loader: StrategyLoader> {
 
     // MARK: Ending
 
-    /// Closes the appearances still blank at the last frame.
+    /// Closes the appearances still blank at the last frame, and tells the
+    /// metrics which items are within reach of it.
     package mutating func finish() {
-        metrics.finish(at: frameDuration * (frameCount - 1))
+        let end = frameDuration * (frameCount - 1)
+        metrics.finish(at: end, reach: visibility.items(within: RunMetrics.reachAtEnd, ofFrameAt: end))
     }
 
     /// Records that `key`'s data is in the cache at the end of the run, seen or not.

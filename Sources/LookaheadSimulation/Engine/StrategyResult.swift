@@ -7,7 +7,10 @@
 ///   ends before its data arrives counts the time it was on screen, and one
 ///   still blank when the run ends counts until then.
 /// - A wasted load is a completed load for an item never visible during the
-///   run (for `batch`, a page none of whose items was visible).
+///   run (for `batch`, a page none of whose items was visible). Those for items
+///   within three screens of the last frame are counted again in
+///   `wastedLoadsAtEnd`: the window held when the trace stops, which a longer
+///   trace might have shown; the rest were passed by or turned away from.
 ///
 /// Everything here is a pure function of the inputs, so the same seed gives
 /// byte-identical JSON; wall-clock figures live in ``SimulationTiming``.
@@ -26,6 +29,9 @@ public struct StrategyResult: Sendable, Codable, Hashable {
     public var cancellations: Int
     public var completedLoads: Int
     public var wastedLoads: Int
+    /// Of `wastedLoads`, those for items within three screens of the last
+    /// frame's viewport: cut off by the trace's end rather than passed by.
+    public var wastedLoadsAtEnd: Int
     /// wastedLoads / completedLoads.
     public var wasteRatio: Double
     public var wastedBytes: Int
@@ -58,8 +64,8 @@ extension StrategyResult {
     ///   - completedBytes: bytes of the completed loads, for `byteWasteRatio`.
     package init(
         name: String, blankCellFrames: Int, visibleCellFrames: Int, timesToContent: [Duration],
-        requests: Int, cancellations: Int, completedLoads: Int, wastedLoads: Int, wastedBytes: Int,
-        completedBytes: Int, bytes: Int, peakCacheBytes: Int, blankCellFramesPerSecond: [Int], bottomWait: Duration
+        requests: Int, cancellations: Int, completedLoads: Int, wastedLoads: Int, wastedLoadsAtEnd: Int,
+        wastedBytes: Int, completedBytes: Int, bytes: Int, peakCacheBytes: Int, blankCellFramesPerSecond: [Int], bottomWait: Duration
     ) {
         let sorted = timesToContent.sorted()
         func percentile(_ p: Double) -> Double {
@@ -80,6 +86,7 @@ extension StrategyResult {
             cancellations: cancellations,
             completedLoads: completedLoads,
             wastedLoads: wastedLoads,
+            wastedLoadsAtEnd: wastedLoadsAtEnd,
             wasteRatio: completedLoads == 0 ? 0 : Double(wastedLoads) / Double(completedLoads),
             wastedBytes: wastedBytes,
             byteWasteRatio: completedBytes == 0 ? 0 : Double(wastedBytes) / Double(completedBytes),

@@ -246,6 +246,7 @@ struct SimulationChartTests {
             name: name, blankRatio: Double(blank) / Double(visible), blankCellFrames: blank, visibleCellFrames: visible,
             ttcP50Ms: 0, ttcP95Ms: Double(index) * 40, ttcP99Ms: Double(index) * 90, ttcMaxMs: 2_000,
             requests: 900 + index, cancellations: index, completedLoads: 800, wastedLoads: wasted,
+            wastedLoadsAtEnd: wasted / 2,
             wasteRatio: Double(wasted) / 800, wastedBytes: index * 70_000,
             byteWasteRatio: Double(wasted) / 800 * 0.9, bytes: 80_000_000, peakCacheBytes: 50_000_000,
             blankCellFramesPerSecond: perSecond, bottomWaitMs: 0)
@@ -256,6 +257,7 @@ extension StrategyResult {
     /// A strategy that saw nothing and did nothing, over two seconds.
     fileprivate static let zero = StrategyResult(
         name: "zero", blankRatio: 0, blankCellFrames: 0, visibleCellFrames: 0, ttcP50Ms: 0, ttcP95Ms: 0, ttcP99Ms: 0,
-        ttcMaxMs: 0, requests: 0, cancellations: 0, completedLoads: 0, wastedLoads: 0, wasteRatio: 0, wastedBytes: 0,
+        ttcMaxMs: 0, requests: 0, cancellations: 0, completedLoads: 0, wastedLoads: 0, wastedLoadsAtEnd: 0, wasteRatio: 0,
+        wastedBytes: 0,
         byteWasteRatio: 0, bytes: 0, peakCacheBytes: 0, blankCellFramesPerSecond: [0, 0], bottomWaitMs: 0)
 }
