@@ -7,8 +7,8 @@ of system/nuke/texture, the oracle and the lower bound, its gap closure
 ((best fixed − adaptive) / (best fixed − bound): 1 means no avoidable blank
 left), and its waste ratio against texture's; then a summary per scenario
 (sums over the seeds) and how many runs meet each target; the wasted loads of
-adaptive, texture and system, split into those whose data arrived in the run's
-last five seconds (cut off by the trace's end) and the rest; the oracle / bound
+adaptive, texture and system, split into those for items within three screens
+of the last frame (the window held when the trace stops) and the rest; the oracle / bound
 per scenario; every per-item strategy (none, all, system, nuke, texture,
 adaptive) that goes under the bound or beats the oracle by more than 2 %;
 and how long each seed's run took (wall clock and CPU time).
@@ -132,8 +132,8 @@ def main():
             f"| {bound:,} | {closure(best, adaptive, bound):.2f} | {half}/{len(group)} | {near}/{len(group)} | {lean}/{len(group)} |")
 
     print()
-    print("Wasted loads (sums): all / of those, data arrived in the run's last 5 s (cut off by the trace's end) "
-          "/ the rest (passed by)")
+    print("Wasted loads (sums): all / of those, for items within three screens of the last frame (the window "
+          "held when the trace stops) / the rest (passed by)")
     print("| scenario | adaptive | texture | system | runs adaptive ≤ texture, all / the rest |")
     print("|---|---|---|---|---|")
     for name in dict.fromkeys(row["scenario"] for row in rows):
