@@ -65,7 +65,8 @@ extension StrategyResult {
     package init(
         name: String, blankCellFrames: Int, visibleCellFrames: Int, timesToContent: [Duration],
         requests: Int, cancellations: Int, completedLoads: Int, wastedLoads: Int, wastedLoadsAtEnd: Int,
-        wastedBytes: Int, completedBytes: Int, bytes: Int, peakCacheBytes: Int, blankCellFramesPerSecond: [Int], bottomWait: Duration
+        wastedBytes: Int, completedBytes: Int, bytes: Int, peakCacheBytes: Int, blankCellFramesPerSecond: [Int],
+        bottomWait: Duration
     ) {
         let sorted = timesToContent.sorted()
         func percentile(_ p: Double) -> Double {

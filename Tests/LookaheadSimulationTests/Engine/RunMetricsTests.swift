@@ -50,9 +50,11 @@ import Testing
             ScrollTrace.Sample(time: .seconds($0), offset: 0, row: 1, rowOffset: 3_000)
         }
         let subject = SimulationScenario(
-            name: "reach", layout: .carousels(rows: [
+            name: "reach",
+            layout: .carousels(rows: [
                 .cell(height: 100), .carousel(height: 200, itemWidth: 150, itemCount: 60, spacing: 10),
-            ]), viewport: viewport, network: .feed(seed: 1), maxConcurrentLoads: 6, trace: ScrollTrace(samples: samples))
+            ]), viewport: viewport, network: .feed(seed: 1), maxConcurrentLoads: 6, trace: ScrollTrace(samples: samples)
+        )
 
         // When asked for the items within three screens of the last frame
         let reach = FrameVisibility(scenario: subject).items(within: 3, ofFrameAt: .seconds(1))

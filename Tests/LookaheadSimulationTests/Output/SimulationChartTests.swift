@@ -257,7 +257,8 @@ extension StrategyResult {
     /// A strategy that saw nothing and did nothing, over two seconds.
     fileprivate static let zero = StrategyResult(
         name: "zero", blankRatio: 0, blankCellFrames: 0, visibleCellFrames: 0, ttcP50Ms: 0, ttcP95Ms: 0, ttcP99Ms: 0,
-        ttcMaxMs: 0, requests: 0, cancellations: 0, completedLoads: 0, wastedLoads: 0, wastedLoadsAtEnd: 0, wasteRatio: 0,
+        ttcMaxMs: 0, requests: 0, cancellations: 0, completedLoads: 0, wastedLoads: 0, wastedLoadsAtEnd: 0,
+        wasteRatio: 0,
         wastedBytes: 0,
         byteWasteRatio: 0, bytes: 0, peakCacheBytes: 0, blankCellFramesPerSecond: [0, 0], bottomWaitMs: 0)
 }

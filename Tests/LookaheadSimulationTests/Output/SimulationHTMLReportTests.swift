@@ -89,7 +89,8 @@ struct SimulationHTMLReportTests {
             let hostile = "</script><script>alert(1)</script>"
             let result = StrategyResult(
                 name: hostile, blankCellFrames: 3, visibleCellFrames: 10, timesToContent: [], requests: 1,
-                cancellations: 0, completedLoads: 1, wastedLoads: 0, wastedLoadsAtEnd: 0, wastedBytes: 0, completedBytes: 1, bytes: 1,
+                cancellations: 0, completedLoads: 1, wastedLoads: 0, wastedLoadsAtEnd: 0, wastedBytes: 0,
+                completedBytes: 1, bytes: 1,
                 peakCacheBytes: 1, blankCellFramesPerSecond: [3], bottomWait: .zero)
             let report = SimulationReport(seed: 1, scenarios: [.init(name: "feed<&>", strategies: [result])])
             let scenario = SimulationScenario.builtIn(named: "feed", seed: 1, duration: .seconds(1))!
