@@ -17,7 +17,7 @@
     /// List(feed.snapshot.itemRows, id: \.self) { row in
     ///     PostRow(post: feed.snapshot.item(at: row)).onAppear { feed.pager.accessed(index: row) }
     /// }
-    /// .task { feed.pager.start() }
+    /// .task { feed.pager.start(firstScreenItemCount: 10) }
     /// ```
     @available(iOS 17, macOS 14, tvOS 17, watchOS 10, visionOS 1, *)
     @MainActor

@@ -122,7 +122,14 @@ public final class Pager<Item: Identifiable & Sendable>: Sendable {
     // MARK: Events
 
     /// Loads the first page.
-    public func start() { send { $0.start() } }
+    ///
+    /// - Parameter firstScreenItemCount: how many items the first screen
+    ///   shows, if known: the first request then asks for just those, and the
+    ///   rest of `initialLoadSize` follows at once (see
+    ///   ``PagingStateMachine/start(firstScreenItemCount:)``).
+    public func start(firstScreenItemCount: Int? = nil) {
+        send { $0.start(firstScreenItemCount: firstScreenItemCount) }
+    }
     /// Reloads the list from its start.
     public func refresh() { send { $0.refresh() } }
     /// Retries every failed page.

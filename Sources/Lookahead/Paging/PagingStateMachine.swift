@@ -104,6 +104,11 @@ public struct PagingStateMachine<Item: Identifiable & Sendable> {
     var prepend = Slot.idle
     var generation = 0
     var isStarted = false
+    /// The items the first screen shows, when the driver said: the first load
+    /// asks for that many, then at once for the rest of `initialLoadSize`.
+    var firstScreenItemCount: Int?
+    /// Whether the rest of the first load is still to ask for.
+    var isFirstLoadSplit = false
 
     /// Creates a state machine; nothing loads until `start()`.
     public init(configuration: PagingConfiguration) {
@@ -186,9 +191,25 @@ public struct PagingStateMachine<Item: Identifiable & Sendable> {
     // MARK: Events
 
     /// Starts the first load. Calling it again does nothing.
-    public mutating func start() -> [Action] {
+    ///
+    /// - Parameter firstScreenItemCount: how many items the first screen
+    ///   shows, if known. When it is below `initialLoadSize`, the first
+    ///   request asks for just that many — on a slow link a smaller response
+    ///   lands sooner, and the screen is what the user waits for — and the
+    ///   page that answers it asks at once for the rest of `initialLoadSize`,
+    ///   as an append, before any access — with the page after it when the
+    ///   whole first load would have asked for that one on landing.
+    ///   `refresh()` does the same.
+    /// - Precondition: `firstScreenItemCount` is at least 1.
+    public mutating func start(firstScreenItemCount: Int? = nil) -> [Action] {
         guard !isStarted else { return [] }
+        if let firstScreenItemCount {
+            precondition(
+                firstScreenItemCount >= 1,
+                "PagingStateMachine: firstScreenItemCount must be at least 1, got \(firstScreenItemCount)")
+        }
         isStarted = true
+        self.firstScreenItemCount = firstScreenItemCount
         return [.load(startInitialLoad())]
     }
 
@@ -244,6 +265,7 @@ public struct PagingStateMachine<Item: Identifiable & Sendable> {
             let kept = deduplicated(page.items)
             storage.append(contentsOf: kept)
             pages.append(record(for: request, page: page, kept: kept.count))
+            actions += requestRestOfFirstLoad(received: page.items.count)
         case .append:
             guard append.inFlight == request else { return [] }
             append = .idle
@@ -319,10 +341,31 @@ public struct PagingStateMachine<Item: Identifiable & Sendable> {
 
     mutating func startInitialLoad() -> PageRequest {
         let key: PageRequest.Key = configuration.mode == .offset ? .offset(0) : .cursor(nil)
-        let request = PageRequest(
-            key: key, limit: configuration.initialLoadSize, direction: .initial, generation: generation)
+        let limit = min(configuration.initialLoadSize, firstScreenItemCount ?? configuration.initialLoadSize)
+        isFirstLoadSplit = limit < configuration.initialLoadSize
+        let request = PageRequest(key: key, limit: limit, direction: .initial, generation: generation)
         initial = .loading(request, failures: 0)
         return request
+    }
+
+    /// After a first load cut to the first screen: asks for the rest of
+    /// `initialLoadSize` as the next page, whatever the last access — unless
+    /// the list ended there. Where the whole first load, landing, would have
+    /// asked for the page after it at once (the last access, or the screen,
+    /// within `prefetchDistance` of its end), the same request carries that
+    /// page too: cutting the first request costs no round trip further down.
+    mutating func requestRestOfFirstLoad(received: Int) -> [Action] {
+        guard isFirstLoadSplit else { return [] }
+        isFirstLoadSplit = false
+        guard append.isIdle, let last = pages.last, var next = last.next else { return [] }
+        let wholeLoadEnd = leading + configuration.initialLoadSize - 1
+        let position = lastAccess ?? (leading + received - 1)
+        let carriesNextPage = wantsMore(itemsAhead: wholeLoadEnd - position, 1)
+        next.limit = max(1, configuration.initialLoadSize - received) + (carriesNextPage ? configuration.pageSize : 0)
+        pages[pages.count - 1].next = next
+        let request = PageRequest(key: next.key, limit: next.limit, direction: .append, generation: generation)
+        append = .loading(request, failures: 0)
+        return [.load(request)]
     }
 
     mutating func record(index: Int) -> [Action] {

@@ -28,7 +28,7 @@
 /// }
 /// let dataSource = PagedDataSource(pager: pager)
 /// dataSource.attach(to: tableView)
-/// pager.start()
+/// pager.start(firstScreenItemCount: 12)   // what the first screen shows: it loads first
 /// ```
 @MainActor
 public final class PagedDataSource<Item: Identifiable & Sendable> {

@@ -129,7 +129,7 @@ public struct RealReplay: Sendable {
     ) async throws -> RealReplayResult {
         let origin = clock.now
         let elapsed: @Sendable () -> Duration = { origin.duration(to: clock.now) }
-        let keys = LoadKeys(strategy: strategy, itemCount: scenario.makeLayout().totalItemCount)
+        let keys = LoadKeys(strategy: strategy, scenario: scenario)
         let loader = ReplayLoader(http: http, network: scenario.network, keys: keys, elapsed: elapsed, logger: logger)
         // `adaptive` hedges as the simulator's does: the shipped settings, and
         // nothing at once on a link of limited bandwidth.

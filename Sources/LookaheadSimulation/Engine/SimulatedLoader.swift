@@ -75,9 +75,9 @@ struct SimulatedLoader: StrategyLoader {
     /// (`SimulatedLoader+Hedging.swift`); `nil`: they are not.
     var hedging: Hedging?
 
-    init(scenario: SimulationScenario, strategy: SimulationStrategy, itemCount: Int) {
+    init(scenario: SimulationScenario, strategy: SimulationStrategy, keys: LoadKeys) {
         network = scenario.network
-        keys = LoadKeys(strategy: strategy, itemCount: itemCount)
+        self.keys = keys
         maxConcurrentLoads = scenario.maxConcurrentLoads
         scheduler = Scheduler(maxConcurrentLoads: scenario.maxConcurrentLoads, retryPolicy: .default)
         transfers = TransferSimulator(bandwidth: scenario.network.bandwidth)

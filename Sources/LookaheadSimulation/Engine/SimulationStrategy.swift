@@ -50,6 +50,9 @@ public enum SimulationStrategy: String, CaseIterable, Sendable, Codable {
     /// Whether the strategy loads pages rather than items.
     public var loadsPages: Bool { self == .batch || self == .paged || self == .pagedFixed }
 
+    /// Whether pages load through `PagingStateMachine` (`paged`, `paged-fixed`).
+    public var loadsPagesThroughPager: Bool { self == .paged || self == .pagedFixed }
+
     /// The prefetch window a ``PrefetchPlanner`` follows for this strategy,
     /// or `nil` when the strategy has no planner (it asks for nothing ahead,
     /// for everything, for pages, or follows a ``ScrollViewPrefetcher``).

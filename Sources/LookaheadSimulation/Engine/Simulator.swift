@@ -121,7 +121,7 @@ struct SimulationRun {
             scenario: scenario, strategy: strategy,
             issuesDisplayRequests: strategy == .oracle ? oraclePlan.issuesDisplayRequests : nil
         ) { keys in
-            SimulatedLoader(scenario: scenario, strategy: strategy, itemCount: keys.itemCount)
+            SimulatedLoader(scenario: scenario, strategy: strategy, keys: keys)
         }
     }
 

@@ -33,6 +33,8 @@ package struct StrategyDriver<Loader: StrategyLoader> {
     package let frameCount: Int
     /// What each frame shows.
     let visibility: FrameVisibility
+    /// The items the first frame shows.
+    let firstScreenItemCount: Int
     /// Whether visible cells ask for their data (all but the page strategies
     /// and some of the oracle's plans).
     let issuesDisplayRequests: Bool
@@ -87,7 +89,10 @@ package struct StrategyDriver<Loader: StrategyLoader> {
         frameDuration = .seconds(1) / scenario.frameRate
         frameCount = Int((scenario.trace.duration / frameDuration).rounded(.down)) + 1
         let network = scenario.network
-        let keys = LoadKeys(strategy: strategy, itemCount: itemCount)
+        firstScreenItemCount = visibility.frame(at: .zero).items.count
+        let keys = LoadKeys(
+            strategy: strategy, itemCount: itemCount,
+            firstScreenItemCount: strategy.loadsPagesThroughPager ? firstScreenItemCount : nil)
         loader = makeLoader(keys)
         metrics = RunMetrics(
             keys: keys, duration: scenario.trace.duration, itemBytes: { network.payloadBytes(forItem: $0) })
@@ -155,7 +160,8 @@ package struct StrategyDriver<Loader: StrategyLoader> {
             }
         case .paged, .pagedFixed:
             if var pager {
-                let actions = pager.start()
+                // As an app tells its pager what the first screen shows.
+                let actions = pager.start(firstScreenItemCount: firstScreenItemCount)
                 self.pager = pager
                 perform(actions, at: .zero)
             }
@@ -387,6 +393,9 @@ package struct StrategyDriver<Loader: StrategyLoader> {
     mutating func pageLoaded(key: Int, at time: Duration) {
         guard var pager, let request = pageRequests.removeValue(forKey: key) else { return }
         let range = key..<min(itemCount, key + request.limit)
+        precondition(
+            range == metrics.keys.items(ofKey: key),
+            "StrategyDriver: page \(request) covers \(range), its load key \(metrics.keys.items(ofKey: key))")
         let actions = pager.pageLoaded(request: request, page: Page(items: range.map(ListItem.init)))
         self.pager = pager
         perform(actions, at: time)

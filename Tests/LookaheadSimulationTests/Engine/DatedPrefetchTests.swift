@@ -14,7 +14,8 @@ struct DatedPrefetchTests {
         var scenario = SimulationScenario.builtIn(named: "feed", seed: 1)!
         scenario.network.failureRate = 0
         scenario.maxConcurrentLoads = 1
-        var loader = SimulatedLoader(scenario: scenario, strategy: .adaptive, itemCount: 100)
+        var loader = SimulatedLoader(
+            scenario: scenario, strategy: .adaptive, keys: LoadKeys(strategy: .adaptive, itemCount: 100))
         for key in 0...3 { loader.prefetch(key) }
         loader.drain(at: .zero)
         #expect(loader.scheduler.phase(of: 0) == .running(.normal))

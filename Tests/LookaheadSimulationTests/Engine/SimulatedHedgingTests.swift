@@ -17,7 +17,8 @@ struct SimulatedHedgingTests {
     ) -> SimulatedLoader {
         var scenario = SimulationScenario.builtIn(named: "feed", seed: 1)!
         scenario.network.bandwidth = bandwidth
-        var loader = SimulatedLoader(scenario: scenario, strategy: .adaptive, itemCount: 100)
+        var loader = SimulatedLoader(
+            scenario: scenario, strategy: .adaptive, keys: LoadKeys(strategy: .adaptive, itemCount: 100))
         loader.hedge(like: .after(threshold), dueSoonAtOnce: dueSoonAtOnce)
         if let priority { loader.requestForDisplay(0, priority: priority) } else { loader.prefetch(0) }
         loader.drain(at: .zero)
@@ -78,7 +79,8 @@ struct SimulatedHedgingTests {
         // Given `feed` seed 1 hedged after the p90, item 3 loading for display (401 ms) beside
         // prefetches of items 5, 2 and 0 (16, 45 and 92 ms), none with a threshold to be timed against
         var loader = SimulatedLoader(
-            scenario: SimulationScenario.builtIn(named: "feed", seed: 1)!, strategy: .adaptive, itemCount: 100)
+            scenario: SimulationScenario.builtIn(named: "feed", seed: 1)!, strategy: .adaptive,
+            keys: LoadKeys(strategy: .adaptive, itemCount: 100))
         loader.hedge(like: .afterP90, dueSoonAtOnce: true)
         loader.requestForDisplay(3, priority: .high)
         for item in [5, 2, 0] { loader.prefetch(item) }

@@ -102,9 +102,27 @@ struct StrategyDriverTests {
         #expect(started == started.sorted())
     }
 
+    @Test func thePagersFirstRequestIsTheFirstScreenAndTheRestFollowsWhenItLands() {
+        // Given a list of 100 pt rows under an 844 pt screen: rows 0...8 on the first frame
+        var driver = driver(.paged)
+        // When the app starts
+        driver.begin()
+        // Then the pager asks for those 9 rows alone, and its load key covers them
+        #expect(driver.loader.calls == [.loadPage(0)])
+        #expect(driver.pageRequests[0]?.limit == 9)
+        #expect(driver.metrics.keys.items(ofKey: 0) == 0..<9)
+        // And when they land, for the rest of the first page and the next (rows 9...29), in one request
+        driver.pageLoaded(key: 0, at: .milliseconds(200))
+        #expect(driver.loader.calls == [.loadPage(0), .loadPage(9)])
+        #expect(driver.pageRequests[9]?.limit == 21)
+        #expect(driver.metrics.keys.items(ofKey: 9) == 9..<30)
+        #expect(driver.metrics.keys.key(ofItem: 29) == 9 && driver.metrics.keys.key(ofItem: 30) == 30)
+    }
+
     @Test func theSimulatorsPageLoadsDoNotTakeTheFetchersSlots() {
         // Given a scheduler allowing one load, busy with an item
-        var loader = SimulatedLoader(scenario: scenario(concurrency: 1), strategy: .paged, itemCount: 300)
+        var loader = SimulatedLoader(
+            scenario: scenario(concurrency: 1), strategy: .paged, keys: LoadKeys(strategy: .paged, itemCount: 300))
         loader.requestForDisplay(100, priority: .high)
         loader.drain(at: .zero)
         #expect(loader.scheduler.runningCount == 1)

@@ -65,7 +65,14 @@ struct PagingStateMachineRandomTests {
             return true
         }
 
-        _ = apply(machine.start(), before: [], leadingBefore: 0)
+        // Seeds 2 and 3 start with a first screen (below and above the first load), seed 1 without.
+        let firstScreen: Int? =
+            switch seed {
+            case 2: 7
+            case 3: configuration.initialLoadSize + 4
+            default: nil
+            }
+        _ = apply(machine.start(firstScreenItemCount: firstScreen), before: [], leadingBefore: 0)
         for step in 0..<steps {
             if step % 256 == 0 { await Task.yield() }
             let before = Array(machine.items)

@@ -38,6 +38,80 @@ struct PagingStateMachineTests {
         #expect(machine.prependState == .endReached)
     }
 
+    @Test func aFirstScreenIsAskedForAloneThenTheRestOfTheFirstLoadAtOnce() {
+        // Given pages of 10 (a first load of 30) over 100 rows
+        let server = FakePageServer(count: 100)
+        var machine = Machine(configuration: PagingConfiguration(pageSize: 10))
+        // When it starts with a first screen of 7 rows
+        let first = machine.start(firstScreenItemCount: 7)
+        // Then it asks for those 7 alone
+        #expect(first == [.load(PageRequest.offset(0, limit: 7, direction: .initial))])
+        // And when they land, for the other 23 of the first load, before any access
+        let rest = machine.pageLoaded(request: first[0].loadedRequest!, page: server.page(for: first[0].loadedRequest!))
+        #expect(rest == [.load(PageRequest.offset(7, limit: 23))])
+        #expect(machine.count == 7)
+        machine.checkInvariants()
+        // And once those land, pages follow accesses as usual
+        #expect(
+            machine.pageLoaded(request: rest[0].loadedRequest!, page: server.page(for: rest[0].loadedRequest!)) == [])
+        #expect(machine.count == 30)
+        #expect(machine.accessed(index: 20) == [.load(.offset(30, limit: 10))])
+        machine.checkInvariants()
+    }
+
+    @Test func theRestCarriesTheNextPageWhenTheWholeFirstLoadWouldHaveAskedForIt() {
+        // Given a first load of one page of 15, the next asked for within 15 of the end
+        let server = FakePageServer(count: 100)
+        var machine = Machine(configuration: PagingConfiguration(pageSize: 15, initialLoadSize: 15))
+        let first = machine.start(firstScreenItemCount: 7)
+        #expect(first == [.load(PageRequest.offset(0, limit: 7, direction: .initial))])
+        // When the screen lands (its last row 6 is within 15 of row 14, where the whole load would end)
+        let rest = machine.pageLoaded(request: first[0].loadedRequest!, page: server.page(for: first[0].loadedRequest!))
+        // Then the rest (8) and the page the whole load would have asked for (15) come in one request
+        #expect(rest == [.load(PageRequest.offset(7, limit: 23))])
+        #expect(
+            machine.pageLoaded(request: rest[0].loadedRequest!, page: server.page(for: rest[0].loadedRequest!)) == [])
+        #expect(machine.count == 30)
+        machine.checkInvariants()
+    }
+
+    @Test func aFirstScreenAsLargeAsTheFirstLoadOrAShortListAsksForNothingMore() {
+        // A screen of 40 rows against a first load of 30: one request of 30, nothing after it
+        var large = Machine(configuration: PagingConfiguration(pageSize: 10))
+        let whole = large.start(firstScreenItemCount: 40)
+        #expect(whole == [.load(PageRequest.offset(0, limit: 30, direction: .initial))])
+        #expect(
+            large.pageLoaded(
+                request: whole[0].loadedRequest!, page: FakePageServer(count: 100).page(for: whole[0].loadedRequest!))
+                == [])
+        // A list of 5 rows under a screen of 7: it ends there
+        let short = FakePageServer(count: 5)
+        var machine = Machine(configuration: PagingConfiguration(pageSize: 10))
+        let first = machine.start(firstScreenItemCount: 7)
+        #expect(
+            machine.pageLoaded(request: first[0].loadedRequest!, page: short.page(for: first[0].loadedRequest!)) == [])
+        #expect(machine.count == 5)
+        #expect(machine.appendState == .endReached)
+        machine.checkInvariants()
+    }
+
+    @Test func aRefreshAsksForTheFirstScreenAloneAgain() {
+        // Given a machine started with a first screen of 7, loaded
+        let server = FakePageServer(count: 100)
+        var machine = Machine(configuration: PagingConfiguration(pageSize: 10))
+        let first = machine.start(firstScreenItemCount: 7)
+        let rest = machine.pageLoaded(request: first[0].loadedRequest!, page: server.page(for: first[0].loadedRequest!))
+        _ = machine.pageLoaded(request: rest[0].loadedRequest!, page: server.page(for: rest[0].loadedRequest!))
+        // When it refreshes
+        let again = machine.refresh()
+        // Then the new first load is the screen again, and the rest follows it
+        #expect(again.compactMap(\.loadedRequest).map(\.limit) == [7])
+        let followUp = machine.pageLoaded(
+            request: again.last!.loadedRequest!, page: server.page(for: again.last!.loadedRequest!))
+        #expect(followUp.compactMap(\.loadedRequest).map(\.limit) == [23])
+        machine.checkInvariants()
+    }
+
     @Test func accessNearTheEndAppendsExactlyOnce() {
         // Given 30 loaded items and a prefetch distance of 10
         let server = FakePageServer(count: 100)
