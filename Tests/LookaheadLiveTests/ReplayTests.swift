@@ -62,14 +62,17 @@ struct ReplayTests {
 
     @Test("A page whose first attempt fails is loaded again when the paging machine's retry is due")
     func failedPagesAreRetriedByThePagingMachine() async throws {
-        // Given a network whose first attempt at the first page fails, and the second does not
+        // Given a network whose first attempt at the first page (the first screen's rows)
+        // fails and the second does not, and whose first attempt at the rest does not fail
         var scenario = ReplayTestScenario.make(trace: ReplayTestScenario.downwardThenRest(until: .milliseconds(1_500)))
         scenario.network.failureRate = 0.5
+        let rest = LoadKeys(strategy: .pagedFixed, scenario: scenario).firstPageSize
         let seed = try #require(
             (1...1_000 as ClosedRange<UInt64>).first { seed in
                 var network = scenario.network
                 network.seed = seed
                 return network.fails(item: 0, attempt: 0) && !network.fails(item: 0, attempt: 1)
+                    && !network.fails(item: rest, attempt: 0)
             })
         scenario.network.seed = seed
         // When `paged-fixed` is replayed
