@@ -31,7 +31,7 @@ public final class Pager<Item: Identifiable & Sendable>: Sendable {
     /// Starts a stopwatch on the injected clock; calling the result reads it.
     private let startStopwatch: @Sendable () -> @Sendable () -> Duration
 
-    /// Creates a pager; call ``start()`` to load the first page.
+    /// Creates a pager; call ``start(firstScreenItemCount:)`` to load the first page.
     ///
     /// - Parameters:
     ///   - configuration: page size, prefetch distance, `maxSize`, retries.
