@@ -78,18 +78,8 @@ extension FeedItemRecord {
         var record = self
         record.text = nil
         let plain = FeedJSON.encode(record)
-        // `"text":"…",` adds 10 bytes plus the filler.
-        guard let bytes, bytes > plain.count + 10 else { return ResponseBytes(plain) }
-        record.text = ""
-        let empty = FeedJSON.encode(record)
-        let marker = Array("\"text\":\"".utf8)
         // The record's other fields never contain `"text":"`: it is the text field's own key.
-        guard let start = empty.indices.first(where: { empty[$0...].starts(with: marker) }) else {
-            preconditionFailure("the encoded record has no text field")
-        }
-        let split = start + marker.count
-        return ResponseBytes(segments: [
-            .bytes(Array(empty[..<split])), .filler(count: bytes - plain.count - 10), .bytes(Array(empty[split...])),
-        ])
+        record.text = ""
+        return FeedJSON.padded(plain: plain, empty: FeedJSON.encode(record), field: "text", to: bytes)
     }
 }

@@ -7,8 +7,8 @@ extension FeedServer {
     /// What a valid request asks for: checked, but not built yet, so that a
     /// request waiting out its latency holds a few integers, not its body.
     enum Resource: Sendable {
-        /// The id list, whole or one page.
-        case topStories(page: (offset: Int, limit: Int)?)
+        /// The id list, whole or one page (padded to a size or not).
+        case topStories(page: (offset: Int, limit: Int, paddedTo: Int?)?)
         /// An item's JSON, padded to a size or not.
         case item(id: Int, paddedTo: Int?)
         /// An item's thumbnail, `size × size` pixels.
@@ -40,13 +40,19 @@ extension FeedServer {
     func topStories(_ query: FeedQuery) throws(BadParameter) -> Resource {
         let offset = try query.integer("offset", in: 0...Int.max)
         let limit = try query.integer("limit", in: 1...FeedQuery.maximumPageLimit)
-        guard offset != nil || limit != nil else { return .topStories(page: nil) }
+        let bytes = try query.integer("bytes", in: 0...FeedQuery.maximumPaddedBytes)
+        guard offset != nil || limit != nil else {
+            guard bytes == nil else {
+                throw BadParameter(description: "parameter 'bytes' pads a page: it goes with 'offset' and 'limit'")
+            }
+            return .topStories(page: nil)
+        }
         guard let offset, let limit else {
             throw BadParameter(
                 description:
                     "parameters 'offset' and 'limit' go together; got only '\(offset == nil ? "limit" : "offset")'")
         }
-        return .topStories(page: (offset, limit))
+        return .topStories(page: (offset, limit, bytes))
     }
 
     func item(id: Int, _ query: FeedQuery) throws(BadParameter) -> Resource {
@@ -77,8 +83,12 @@ extension FeedServer {
         case .topStories(let page?):
             let total = configuration.itemCount
             let ids = page.offset < total ? Array((page.offset + 1)...min(total, page.offset + page.limit)) : []
-            let body = FeedJSON.TopStoriesPage(ids: ids, limit: page.limit, offset: page.offset, total: total)
-            return (json, ResponseBytes(FeedJSON.encode(body)))
+            var body = FeedJSON.TopStoriesPage(ids: ids, limit: page.limit, offset: page.offset, total: total)
+            let plain = FeedJSON.encode(body)
+            body.padding = ""
+            return (
+                json, FeedJSON.padded(plain: plain, empty: FeedJSON.encode(body), field: "padding", to: page.paddedTo)
+            )
         case .item(let id, let bytes):
             return (json, FeedItemRecord(id: id, seed: configuration.seed).body(paddedTo: bytes))
         case .image(let id, let size):

@@ -11,7 +11,7 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve a Hacker-News-style feed API with latency and fault injection.",
         discussion: """
-            Routes: GET /v0/topstories.json[?offset=O&limit=L], /v0/item/{id}.json[?bytes=B], \
+            Routes: GET /v0/topstories.json[?offset=O&limit=L[&bytes=B]], /v0/item/{id}.json[?bytes=B], \
             /v0/image/{id}?size=S. Any of them takes latency_ms=N and fault=500|truncate|stall|malformed. \
             Prints the base URL, then serves until SIGINT or SIGTERM.
             """

@@ -36,7 +36,7 @@ struct FeedServerRouteTests {
         arguments: [
             (["offset": "0", "limit": "0"], "limit"), (["offset": "0", "limit": "501"], "limit"),
             (["offset": "-1", "limit": "5"], "offset"), (["offset": "abc", "limit": "5"], "offset"),
-            (["offset": "3"], "limit"),
+            (["offset": "3"], "limit"), (["bytes": "5000"], "bytes"),
         ])
     func badPagingParameters(query: [String: String], parameter: String) async throws {
         try await withFeedServer { _, loader in
@@ -75,6 +75,22 @@ struct FeedServerRouteTests {
             let failure = await error { try await loader.data(path: "/v0/item/3.json", query: ["bytes": "1048577"]) }
             #expect(statusAndMessage(failure)?.0 == 400)
             #expect(statusAndMessage(failure)?.1.contains("'bytes'") == true)
+        }
+    }
+
+    @Test("bytes= pads a page of ids to exactly that size, as heavy as its items")
+    func paddedPages() async throws {
+        try await withFeedServer(items: 95) { _, loader in
+            let padded = try await loader.data(
+                path: "/v0/topstories.json", query: ["offset": "7", "limit": "8", "bytes": "16000"])
+            #expect(padded.count == 16_000)
+            let page = try JSONDecoder().decode(FeedPage.self, from: padded)
+            #expect(page == FeedPage(ids: Array(8...15), offset: 7, limit: 8, total: 95))
+            // Below the page's own size, nothing is added
+            let plain = try await loader.data(path: "/v0/topstories.json", query: ["offset": "7", "limit": "8"])
+            let small = try await loader.data(
+                path: "/v0/topstories.json", query: ["offset": "7", "limit": "8", "bytes": "10"])
+            #expect(small == plain)
         }
     }
 

@@ -13,10 +13,10 @@ import LookaheadSimulation
 /// So the real run sees the simulated network, request for request, and any
 /// difference from the simulator comes from the runtime: the fetcher's
 /// workers, the HTTP client, the server, the loopback and the scheduler of
-/// the machine. Two things cannot be matched: the server takes whole
-/// milliseconds (each latency is rounded to the nearest one), and a page
-/// (`batch`, `paged`) is the server's page of ids, which is not padded to its
-/// items' payload sizes (it weighs less than simulated on a capped link).
+/// the machine. One thing cannot be matched: the server takes whole
+/// milliseconds (each latency is rounded to the nearest one). A page
+/// (`batch`, `paged`) is the server's page of ids padded to its items'
+/// payload sizes (`bytes=`), as heavy as the simulator's.
 ///
 /// Safe to call from any task: what it counts is behind a lock.
 final class ReplayLoader: Sendable {
@@ -156,6 +156,8 @@ final class ReplayLoader: Sendable {
         var query = query
         query["offset"] = "\(items.lowerBound)"
         query["limit"] = "\(items.count)"
+        // As heavy as the simulator's page: its items' bytes.
+        query["bytes"] = "\(items.reduce(0) { $0 + network.payloadBytes(forItem: $1) })"
         let path = "/v0/topstories.json"
         let body = try await http.data(path: path, query: query)
         let page: FeedPage
