@@ -63,6 +63,10 @@ struct FrameVisibility {
         return Frame(rect: rect, paths: paths, items: paths.map { feed.flatIndex(of: $0) })
     }
 
+    /// How many items the first frame shows: what an app tells its pager to
+    /// load first.
+    var firstScreenItemCount: Int { frame(at: .zero).items.count }
+
     /// The items within `screens` viewport lengths of the frame at `time`, in
     /// every direction (along each carousel too): the reach of a window held
     /// around that frame.

@@ -49,10 +49,15 @@ package struct LoadKeys: Sendable, Hashable {
     /// The keys of `strategy` over `scenario`'s list: the pager's first page
     /// is what the scenario's first frame shows, as an app tells its pager.
     package init(strategy: SimulationStrategy, scenario: SimulationScenario) {
-        let visibility = FrameVisibility(scenario: scenario)
+        self.init(strategy: strategy, visibility: FrameVisibility(scenario: scenario))
+    }
+
+    /// The keys of `strategy` over the list `visibility` shows, the pager's
+    /// first page its first frame.
+    init(strategy: SimulationStrategy, visibility: FrameVisibility) {
         self.init(
             strategy: strategy, itemCount: visibility.layout.totalItemCount,
-            firstScreenItemCount: strategy.loadsPagesThroughPager ? visibility.frame(at: .zero).items.count : nil)
+            firstScreenItemCount: strategy.loadsPagesThroughPager ? visibility.firstScreenItemCount : nil)
     }
 
     /// Whether keys are pages.

@@ -33,8 +33,6 @@ package struct StrategyDriver<Loader: StrategyLoader> {
     package let frameCount: Int
     /// What each frame shows.
     let visibility: FrameVisibility
-    /// The items the first frame shows.
-    let firstScreenItemCount: Int
     /// Whether visible cells ask for their data (all but the page strategies
     /// and some of the oracle's plans).
     let issuesDisplayRequests: Bool
@@ -89,10 +87,7 @@ package struct StrategyDriver<Loader: StrategyLoader> {
         frameDuration = .seconds(1) / scenario.frameRate
         frameCount = Int((scenario.trace.duration / frameDuration).rounded(.down)) + 1
         let network = scenario.network
-        firstScreenItemCount = visibility.frame(at: .zero).items.count
-        let keys = LoadKeys(
-            strategy: strategy, itemCount: itemCount,
-            firstScreenItemCount: strategy.loadsPagesThroughPager ? firstScreenItemCount : nil)
+        let keys = LoadKeys(strategy: strategy, visibility: visibility)
         loader = makeLoader(keys)
         metrics = RunMetrics(
             keys: keys, duration: scenario.trace.duration, itemBytes: { network.payloadBytes(forItem: $0) })
@@ -161,7 +156,7 @@ package struct StrategyDriver<Loader: StrategyLoader> {
         case .paged, .pagedFixed:
             if var pager {
                 // As an app tells its pager what the first screen shows.
-                let actions = pager.start(firstScreenItemCount: firstScreenItemCount)
+                let actions = pager.start(firstScreenItemCount: visibility.firstScreenItemCount)
                 self.pager = pager
                 perform(actions, at: .zero)
             }
