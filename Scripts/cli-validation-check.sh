@@ -53,7 +53,7 @@ expect "--items must be in 1...10000000" tune --layout grid:4 --items 0
 expect "--latency-median and --latency-p99 go together" tune --latency-median 100
 expect "--bandwidth must be in 1...10000000 kbit/s" tune --bandwidth 0
 expect "unknown scenario 'sideways'" tune --scenario sideways
-expect "--pace-floor must be in 0...10 screens" ablate --pace-floor 11
+expect "--seeds must be in 1...100 seeds" ablate --seeds 0
 expect "--bandwidth must be in 1...10000000 kbit/s" simulate --bandwidth 0
 expect "/nonexistent/trace.csv" tune --trace /nonexistent/trace.csv
 expect "/nonexistent/trace.csv" ablate --seeds 1 --scenario feed --trace /nonexistent/trace.csv

@@ -29,15 +29,11 @@ struct AblateCommand: ParsableCommand {
     @Option(help: "Replace every scenario's trace with this CSV file (time_ms,offset per line).")
     var trace: String?
 
-    @Option(help: "The floor, in screens, of the row that sizes the resting window from the reader's pace (0...10).")
-    var paceFloor: Double = 1.5
-
     @OptionGroup var overrides: ScenarioOverrideOptions
 
     func validate() throws {
         try OptionRange.check(firstSeed, "--first-seed", in: 1...1_000_000, "")
         try OptionRange.check(seeds, "--seeds", in: 1...100, "seeds")
-        try OptionRange.check(paceFloor, "--pace-floor", in: 0...10, "screens")
         for name in scenario where !SimulationScenario.builtInNames.contains(name) {
             throw ValidationError(
                 "--scenario: unknown scenario \(name) (one of \(SimulationScenario.builtInNames.joined(separator: ", ")))"
@@ -69,7 +65,7 @@ struct AblateCommand: ParsableCommand {
                 throw ValidationError(error.message + (trace.map { " (--trace \($0))" } ?? ""))
             }
         }
-        let ablation = PolicyAblation(scenarios: names, seeds: seedList, paceFloor: paceFloor, adjust: adjust)
+        let ablation = PolicyAblation(scenarios: names, seeds: seedList, adjust: adjust)
         let cells = ablation.run()
         print("Seeds \(firstSeed)–\(firstSeed + seeds - 1), sums: blank cell-frames / wasted loads")
         print(ablation.markdown(cells), terminator: "")

@@ -26,28 +26,33 @@
 ///   very frame, instead of inferring it from two frames of coasting. The
 ///   motion ends there: nothing past the landing is asked for on the
 ///   strength of the motion, and the frame that reaches it rests.
-/// - It keeps a window ahead (and, while the list rests, behind): by default
-///   2.5 screens ahead and 1.5 behind. Lower `restingFloorScreens` to size it
-///   from the reader's pace instead (``ReadingPace``: points per second over
+/// - It keeps a window ahead (and, while the list rests, behind), at most
+///   `restingLeadingScreens` (2.5) ahead and `restingTrailingScreens` (1.5)
+///   behind. For a reader who has not flicked for `flingMemory` (30 s) it is
+///   sized from the reader's pace (``ReadingPace``: points per second over
 ///   the last few seconds, pauses included) times the load estimate plus the
 ///   margin — what the reader reaches before a load asked for now lands —
 ///   times `paceSafetyFactor` (3: a pace is an average, and the next gesture
-///   may be a flick), between `restingFloorScreens` and the caps
-///   `restingLeadingScreens` / `restingTrailingScreens` (behind keeps the
-///   caps' proportion to ahead). For `flingMemory` after a frame at fling
-///   speed the window ahead stays at the cap whatever the pace: an average
-///   over seconds of looking hides the flick before them, and a reader who
-///   flicked will flick again (held-out seeds 2–11, floor 1.5: `photos`
-///   +14% blank cell-frames without it, −0.1% with it). It stays at the cap
-///   too until the pace covers its span (``ReadingPace/coversSpan``): a list
-///   opens at rest, and its first gesture may be a fling (`fling`, floor
-///   1.5: +3% without it, +0% with it; seeds 12–31 +2% → +0%; the slow
-///   reading traces' waste unchanged). The simulator still measures more
-///   blank cell-frames with a floor of 1.5 than with the fixed window on
-///   `jump` (+5%) and `slow-network` (+6%): there the cost is in slow moving
-///   frames, the same frames whose smaller window saves the slow reader's
-///   wasted loads. So the default keeps the fixed window;
-///   `lookahead tune` tells whether a lower floor pays on an app's own traces.
+///   may be a flick), between `restingFloorScreens` (1: the next screen) and
+///   those caps (behind keeps the caps' proportion to ahead). A reader who
+///   moves a screen every few seconds over 120 ms loads needs little ahead,
+///   and what the window holds when the reader leaves is loaded for nothing.
+///   Within `flingMemory` of a frame at fling speed, and of the list's
+///   opening, the window ahead stays at the cap whatever the pace: an
+///   average over seconds of looking hides the flick before them, a reader
+///   who flicked will flick again, and a list opens on a reader it has not
+///   seen. A paced reader's slow drag reaches no further than the paced
+///   window (and a quarter screen): it is part of the pace, not a finger
+///   going on for a whole load time of seconds. Measured against the fixed
+///   window (held-out seeds 2–11): the feed's wasted loads 179 → 101 and
+///   `slow-network`'s 192 → 135 for +0.2% and +2.3% blank cell-frames, the
+///   other scenarios unchanged; on slow reading traces
+///   (`Scripts/slow-reading-trace.py`, seeds 1–6) 105 → 43 wasted loads on
+///   the feed and 105 → 60 on `slow-network` (`system`: 60 each), blank
+///   cell-frames unchanged. A memory of 6 s cost `jump` +7% instead, and a
+///   floor of 1.5 screens wasted 62 on the slow feed. Set
+///   `restingFloorScreens` to `nil` for the fixed window; `lookahead tune`
+///   tells which pays on an app's own traces.
 ///
 /// - Complexity: O(log n + window) per frame: it looks only at the items
 ///   between the viewport and the farthest point it can reach in time.
@@ -75,10 +80,9 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
     public var restingLeadingScreens: Double
     /// At most this many screens held behind while resting.
     public var restingTrailingScreens: Double
-    /// At least this many screens held ahead, however slow the reader: what
-    /// a flick from rest needs before its own requests can land. `nil` (the
-    /// default): the cap, ``restingLeadingScreens`` — a fixed window, not
-    /// sized from the reader's pace (see the type's discussion for why).
+    /// At least this many screens held ahead, however slow the reader (1 by
+    /// default: the next screen). `nil`: the cap, ``restingLeadingScreens``
+    /// — a fixed window, not sized from the reader's pace.
     public var restingFloorScreens: Double?
     /// The reader's pace, fed by the frames.
     public var readingPace: ReadingPace
@@ -86,11 +90,13 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
     /// time is held ahead: a pace is an average, and the next gesture may
     /// be a flick.
     public var paceSafetyFactor: Double
-    /// How long after a frame at `flingSpeed` or faster the window ahead
-    /// stays at the cap, ``restingLeadingScreens``, whatever the pace: a
+    /// How long after a frame at `flingSpeed` or faster, and after the
+    /// list's first frame, the window ahead stays at the cap,
+    /// ``restingLeadingScreens``, whatever the pace (30 s by default): a
     /// pace averaged over a look of a few seconds hides the flick before it,
-    /// and the next gesture of a reader who flicked is likely another.
-    /// Matters only with a ``restingFloorScreens``.
+    /// the next gesture of a reader who flicked is likely another, and a list
+    /// opens on a reader it has not seen. Matters only with a
+    /// ``restingFloorScreens``.
     public var flingMemory: Duration
     /// In a fling, an item that would be on screen for less than this is skipped.
     public var flyByTime: Duration
@@ -121,7 +127,9 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
     var windowDue: [Double] = []
     /// The last frame's time.
     var windowTime: Duration = .zero
-    /// The time of the last frame at `flingSpeed` or faster.
+    /// The time of the last frame at `flingSpeed` or faster, or of the first
+    /// frame (a list opens on a reader it has not seen): the window ahead
+    /// stays at the cap for `flingMemory` after it.
     var lastFlingTime: Duration?
 
     /// Creates the policy.
@@ -138,11 +146,12 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
     ///   - flyByTime: what a fling shows for less than this is skipped.
     ///   - yieldsToLandingZone: whether a fling's passing items yield to its landing.
     ///   - maxReachScreens: the farthest the policy looks ahead, in screens.
-    ///   - restingFloorScreens: when set, the window ahead follows the
-    ///     reader's pace, down to this many screens.
+    ///   - restingFloorScreens: the window ahead follows the reader's pace,
+    ///     down to this many screens; `nil`: a fixed window.
     ///   - readingPace: how the pace is measured.
     ///   - paceSafetyFactor: how many times the paced distance is held.
-    ///   - flingMemory: how long after a fling the window ahead stays at the cap.
+    ///   - flingMemory: how long after a fling, and after the list opens, the
+    ///     window ahead stays at the cap.
     public init(
         loadTimeQuantile: Double = 0.99,
         initialLoadDuration: Duration = .milliseconds(300),
@@ -154,10 +163,10 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
         flyByTime: Duration = .zero,
         yieldsToLandingZone: Bool = true,
         maxReachScreens: Double = 6,
-        restingFloorScreens: Double? = nil,
+        restingFloorScreens: Double? = 1,
         readingPace: ReadingPace = ReadingPace(),
         paceSafetyFactor: Double = 3,
-        flingMemory: Duration = .seconds(6)
+        flingMemory: Duration = .seconds(30)
     ) {
         self.init(
             predictor: ArrivalPredictor(
@@ -199,16 +208,24 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
 
     /// The distance always held ahead, in points: what the reader's pace
     /// covers within `horizon` seconds, between the floor and the cap; the
-    /// cap within `flingMemory` of the last fling, and until the pace
-    /// covers its span (``ReadingPace/coversSpan``).
+    /// cap within `flingMemory` of the last fling or of the list's opening,
+    /// and until the pace covers its span (``ReadingPace/coversSpan``).
     func leadDistance(screen: Double, horizon: Double) -> Double {
         let cap = restingLeadingScreens * screen
-        guard !hasFlungRecently, readingPace.coversSpan else { return cap }
+        guard isPaced, let restingFloorScreens else { return cap }
         let paced = readingPace.pointsPerSecond * horizon * paceSafetyFactor
-        return min(cap, max((restingFloorScreens ?? restingLeadingScreens) * screen, paced))
+        return min(cap, max(restingFloorScreens * screen, paced))
     }
 
-    /// Whether the last frame came within `flingMemory` of a frame at fling speed.
+    /// Whether the window ahead follows the reader's pace: a floor is set,
+    /// the last fling (or the list's opening) is more than `flingMemory`
+    /// ago, and the pace covers its span.
+    var isPaced: Bool {
+        restingFloorScreens != nil && !hasFlungRecently && readingPace.coversSpan
+    }
+
+    /// Whether the last frame came within `flingMemory` of a frame at fling
+    /// speed or of the first frame.
     var hasFlungRecently: Bool {
         guard let lastFlingTime else { return false }
         return windowTime - lastFlingTime < flingMemory
@@ -287,9 +304,10 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
         lastTarget = announced
         predictor.record(velocity: context.frame.velocity, position: visible.minY, at: context.frame.time)
         readingPace.record(offset: visible.minY, at: context.frame.time)
-        // A clock reset forgets the fling, as it restarts the pace.
+        // A clock reset forgets the fling, as it restarts the pace; the first
+        // frame, and the first after a reset, counts as a fling.
         if let lastFlingTime, context.frame.time < lastFlingTime { self.lastFlingTime = nil }
-        if abs(context.frame.velocity) >= flingSpeed { lastFlingTime = context.frame.time }
+        if lastFlingTime == nil || abs(context.frame.velocity) >= flingSpeed { lastFlingTime = context.frame.time }
         windowTime = context.frame.time
         let screen = max(visible.height, 1)
         let speed = abs(predictor.velocity)
@@ -313,6 +331,11 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
                 // as one, and on `photos` its reach past the landing served the
                 // next fling (capped too, +28% blank cell-frames).
                 travel = min(travel, max(0, forward ? announced.y - visible.minY : visible.minY - announced.y))
+            } else if isPaced, speed < flingSpeed {
+                // A paced reader's drag is part of the pace, not a finger going
+                // on for the whole load horizon (a drag of 150 pt/s over the
+                // seconds of `slow-network`'s loads projects more than a screen).
+                travel = min(travel, lead)
             }
             reach = min(max(reach, travel + screen / 4), maxReachScreens * screen)
         }

@@ -227,15 +227,16 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
         }
     }
 
-    /// The floor's argument line, when the window follows the reader's pace.
+    /// The floor's argument line: `nil` for the fixed window, which is not
+    /// the policy's default.
     var floorArgument: String {
-        restingFloorScreens.map { ",\n        restingFloorScreens: \(Self.literal($0))" } ?? ""
+        ",\n        restingFloorScreens: \(restingFloorScreens.map(Self.literal) ?? "nil")"
     }
 
     public var description: String {
         "margin \(marginMilliseconds) ms, resting \(Self.literal(restingLeadingScreens)) ahead / "
             + "\(Self.literal(restingTrailingScreens)) behind"
-            + (restingFloorScreens.map { " (paced, at least \(Self.literal($0)))" } ?? "")
+            + (restingFloorScreens.map { " (paced, at least \(Self.literal($0)))" } ?? " (fixed)")
             + ", reach \(Self.literal(maxReachScreens)) screens, "
             + "\(yieldsToLandingZone ? "yields to the landing zone" : "loads what a fling passes"), "
             + "\(maxConcurrentLoads) at once"

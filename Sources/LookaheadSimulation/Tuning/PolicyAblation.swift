@@ -17,29 +17,17 @@ public struct PolicyAblation: Sendable {
         public let apply: @Sendable (AdaptiveSettings) -> AdaptiveSettings
     }
 
-    /// The shipped row first, then each mechanism switched; the reader's
-    /// pace with a floor of 1.5 screens.
-    public static let mechanisms = mechanisms(paceFloor: 1.5)
-
-    /// The shipped row first, then each mechanism switched; the reader's
-    /// pace with a floor of `paceFloor` screens.
-    public static func mechanisms(paceFloor: Double) -> [Mechanism] {
-        [
-            Mechanism(name: "shipped") { $0 },
-            Mechanism(name: "no landing zone") { $0.with { $0.yieldsToLandingZone = false } },
-            Mechanism(name: "no announced landings") { $0.with { $0.announcesLandings = false } },
-            Mechanism(name: "no deadlines") { $0.with { $0.datesPrefetches = false } },
-            Mechanism(name: "no hedging of prefetches due soon") { $0.with { $0.hedgesDuePrefetches = false } },
-            Mechanism(name: "no hedging") { $0.with { $0.hedgesSlowLoads = false } },
-            Mechanism(name: "no first-screen prior") { $0.with { $0.hedgePriorMilliseconds = nil } },
-            Mechanism(name: "reader pace (floor \(AdaptiveSettings.literal(paceFloor)))") {
-                $0.with { $0.restingFloorScreens = paceFloor }
-            },
-        ]
-    }
-
-    /// The rows run, in order: ``mechanisms(paceFloor:)``.
-    public let mechanisms: [Mechanism]
+    /// The shipped row first, then each mechanism switched.
+    public static let mechanisms: [Mechanism] = [
+        Mechanism(name: "shipped") { $0 },
+        Mechanism(name: "no landing zone") { $0.with { $0.yieldsToLandingZone = false } },
+        Mechanism(name: "no announced landings") { $0.with { $0.announcesLandings = false } },
+        Mechanism(name: "no deadlines") { $0.with { $0.datesPrefetches = false } },
+        Mechanism(name: "no hedging of prefetches due soon") { $0.with { $0.hedgesDuePrefetches = false } },
+        Mechanism(name: "no hedging") { $0.with { $0.hedgesSlowLoads = false } },
+        Mechanism(name: "no first-screen prior") { $0.with { $0.hedgePriorMilliseconds = nil } },
+        Mechanism(name: "no reader pace (a fixed window)") { $0.with { $0.restingFloorScreens = nil } },
+    ]
 
     /// The scenarios run, in order.
     public let scenarios: [String]
@@ -49,17 +37,13 @@ public struct PolicyAblation: Sendable {
     let adjust: @Sendable (inout SimulationScenario) -> Void
 
     /// Creates an ablation over `scenarios` (built-in names) and `seeds`,
-    /// each scenario changed by `adjust` first; the reader's pace is tried
-    /// with a floor of `paceFloor` screens.
+    /// each scenario changed by `adjust` first.
     ///
-    /// - Precondition: every scenario is a built-in one, there is a seed,
-    ///   and the floor is not negative.
+    /// - Precondition: every scenario is a built-in one, and there is a seed.
     public init(
-        scenarios: [String] = SimulationScenario.builtInNames, seeds: [UInt64], paceFloor: Double = 1.5,
+        scenarios: [String] = SimulationScenario.builtInNames, seeds: [UInt64],
         adjust: @escaping @Sendable (inout SimulationScenario) -> Void = { _ in }
     ) {
-        precondition(paceFloor >= 0 && paceFloor.isFinite, "PolicyAblation: a negative floor")
-        self.mechanisms = Self.mechanisms(paceFloor: paceFloor)
         precondition(
             scenarios.allSatisfy(SimulationScenario.builtInNames.contains), "PolicyAblation: unknown scenario")
         precondition(!seeds.isEmpty, "PolicyAblation: no seeds")
@@ -82,7 +66,7 @@ public struct PolicyAblation: Sendable {
     ///
     /// - Complexity: mechanisms × scenarios × seeds simulator runs.
     public func run(progress: (Int, Int) -> Void = { _, _ in }) -> [[Cell]] {
-        var cells = Array(repeating: Array(repeating: Cell(), count: scenarios.count), count: mechanisms.count)
+        var cells = Array(repeating: Array(repeating: Cell(), count: scenarios.count), count: Self.mechanisms.count)
         let total = scenarios.count * seeds.count
         var done = 0
         for (column, name) in scenarios.enumerated() {
@@ -91,7 +75,7 @@ public struct PolicyAblation: Sendable {
                 adjust(&scenario)
                 let simulator = Simulator(scenario: scenario)
                 let shipped = AdaptiveSettings.shipped(maxConcurrentLoads: scenario.maxConcurrentLoads)
-                for (row, mechanism) in mechanisms.enumerated() {
+                for (row, mechanism) in Self.mechanisms.enumerated() {
                     let result = simulator.run(adaptive: mechanism.apply(shipped))
                     cells[row][column].blankCellFrames += result.blankCellFrames
                     cells[row][column].wastedLoads += result.wastedLoads
@@ -109,7 +93,7 @@ public struct PolicyAblation: Sendable {
     public func markdown(_ cells: [[Cell]]) -> String {
         var lines = ["| mechanism | " + scenarios.joined(separator: " | ") + " |"]
         lines.append("|---|" + String(repeating: "---|", count: scenarios.count))
-        for (row, mechanism) in mechanisms.enumerated() {
+        for (row, mechanism) in Self.mechanisms.enumerated() {
             let values = cells[row].indices.map { column -> String in
                 let cell = cells[row][column]
                 let base = cells[0][column]

@@ -50,13 +50,12 @@ struct PolicyAblationTests {
         }
     }
 
-    @Test func theReaderPaceRowTakesTheFloorGiven() {
-        let ablation = PolicyAblation(scenarios: ["feed"], seeds: [1], paceFloor: 1.0)
+    @Test func theReaderPaceRowSwitchesTheShippedFloorOffForTheFixedWindow() {
         let shipped = AdaptiveSettings.shipped(maxConcurrentLoads: 6)
-        let row = ablation.mechanisms.last
-        #expect(row?.name == "reader pace (floor 1.0)")
-        #expect(row?.apply(shipped).restingFloorScreens == 1.0)
-        #expect(PolicyAblation.mechanisms.last?.apply(shipped).restingFloorScreens == 1.5)
-        #expect(ablation.mechanisms.count == PolicyAblation.mechanisms.count)
+        #expect(shipped.restingFloorScreens == 1)
+        let row = PolicyAblation.mechanisms.last
+        #expect(row?.name == "no reader pace (a fixed window)")
+        #expect(row.map { $0.apply(shipped).restingFloorScreens == nil } == true)
+        #expect(row?.apply(shipped).restingLeadingScreens == shipped.restingLeadingScreens)
     }
 }

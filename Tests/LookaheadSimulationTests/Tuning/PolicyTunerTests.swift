@@ -12,6 +12,7 @@ struct PolicyTunerTests {
         var blank = abs(settings.marginMilliseconds - 150) / 10
         blank += Int(abs(settings.restingLeadingScreens - 1) * 40)
         blank += Int(abs(settings.restingTrailingScreens - 0.75) * 40)
+        blank += settings.restingFloorScreens == 1.5 ? 0 : 2
         blank += Int(abs(settings.maxReachScreens - 6) * 5)
         blank += settings.yieldsToLandingZone ? 0 : 7
         blank += abs(settings.maxConcurrentLoads - 8) * 3
@@ -31,6 +32,7 @@ struct PolicyTunerTests {
         #expect(search.best.settings.marginMilliseconds == 150)
         #expect(search.best.settings.restingLeadingScreens == 1)
         #expect(search.best.settings.restingTrailingScreens == 0.75)
+        #expect(search.best.settings.restingFloorScreens == 1.5)
         #expect(search.best.settings.maxReachScreens == 6)
         #expect(search.best.settings.yieldsToLandingZone)
         #expect(search.best.settings.maxConcurrentLoads == 8)
@@ -91,6 +93,12 @@ struct PolicyTunerTests {
         #expect(
             settings.swiftCode(over: .bitsPerSecond(20_000_000)).contains("hedgesDueSoonAtOnce: false, load: load)"))
         #expect(settings.description.contains("hedges slow visible loads"))
+        // The floor is always named: without it the policy's default paces the window
+        settings.restingFloorScreens = nil
+        #expect(settings.swiftCode.contains("restingFloorScreens: nil))"))
+        #expect(settings.description.contains("1.5 behind (fixed)"))
+        settings.restingFloorScreens = 1
+        #expect(settings.swiftCode.contains("restingFloorScreens: 1.0))"))
     }
 
     @Test("hedging is an axis of the search, off and on, and the exhaustive search covers both")

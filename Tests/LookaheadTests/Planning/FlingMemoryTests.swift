@@ -10,9 +10,11 @@ struct FlingMemoryTests {
     let frameTime = Duration.nanoseconds(16_666_667)
     let layout = ListLayout(width: 390, rowHeight: 100, rowCount: 5_000)
 
-    /// A policy sized from the reader's pace (a floor of 1.5 screens) that has seen 120 ms loads.
-    func pacedPolicy() -> AdaptivePrefetchPolicy {
-        var policy = AdaptivePrefetchPolicy(restingFloorScreens: 1.5)
+    /// A policy sized from the reader's pace (a floor of 1.5 screens) that
+    /// remembers a fling (and the list's opening) for `flingMemory` and has
+    /// seen 120 ms loads.
+    func pacedPolicy(flingMemory: Duration = .seconds(6)) -> AdaptivePrefetchPolicy {
+        var policy = AdaptivePrefetchPolicy(restingFloorScreens: 1.5, flingMemory: flingMemory)
         for _ in 0..<50 { policy.observeLoadDuration(.milliseconds(120)) }
         return policy
     }
@@ -50,7 +52,8 @@ struct FlingMemoryTests {
         }
         let landed = start + ScrollPhysics.distance(after: Double(index) / 60, velocity: velocity)
 
-        // When the reader looks for 2 s (under 6 s since the flick's last fast frame, ~0.6 s in)
+        // When the reader looks for 2 s (under 6 s since the flick's last fast
+        // frame, ~0.6 s in, and the list's opening, the flick's first frame)
         var looking: [ItemPath] = []
         for _ in 0..<120 {
             looking = window(&policy, offset: landed, velocity: 0, index: index)
@@ -72,24 +75,45 @@ struct FlingMemoryTests {
         #expect(farthestAhead(rested, of: landed) >= viewport.height - 100, "at least the next screen")
     }
 
-    @Test func aSlowReaderWhoNeverFlingsIsPacedAtOnce() {
-        // Given a paced policy and a reader dragging 200 pt in 0.5 s, then resting 2.5 s, for 12 s
-        var policy = pacedPolicy()
-        var offset = 10_000.0
-        var last: [ItemPath] = []
-        for index in 0..<720 {
-            let moving = index % 180 < 30
-            if moving { offset += 400.0 / 60 }
-            last = window(&policy, offset: offset, velocity: moving ? 400 : 0, index: index)
-        }
-        // Then at rest it holds less than the cap: no drag reached fling speed
+    @Test func theListsOpeningIsRememberedAsAFlingIsThenASlowReaderIsPaced() {
+        // Given the default policy (a floor of 1 screen, a memory of 30 s) and
+        // a reader dragging 200 pt in 0.5 s, then resting 2.5 s, from the list's first frame
+        var policy = AdaptivePrefetchPolicy()
+        for _ in 0..<50 { policy.observeLoadDuration(.milliseconds(120)) }
+        #expect(policy.restingFloorScreens == 1)
+        #expect(policy.flingMemory == .seconds(30))
         let cap = policy.restingLeadingScreens * viewport.height
-        #expect(farthestAhead(last, of: offset) < cap - 100)
+        var offset = 10_000.0
+        func read(frames: Range<Int>, offsetBy start: Int = 0) -> [ItemPath] {
+            var last: [ItemPath] = []
+            for index in frames {
+                let moving = (index - start) % 180 < 30
+                if moving { offset += 400.0 / 60 }
+                last = window(&policy, offset: offset, velocity: moving ? 400 : 0, index: index - start)
+            }
+            return last
+        }
+
+        // When it has read for 29 s, no drag reaching fling speed
+        let early = read(frames: 0..<1_740)
+        // Then the window ahead is still the cap's 2.5 screens: the list opened on a reader it had not seen
+        #expect(farthestAhead(early, of: offset) > cap - 100)
+
+        // And when it has read for 40 s, the pace sizes it: less than the cap, at least the next screen
+        let paced = read(frames: 1_740..<2_400)
+        #expect(farthestAhead(paced, of: offset) < cap - 100)
+        #expect(farthestAhead(paced, of: offset) >= viewport.height - 100)
+
+        // And when the clock starts again (a new session), the list opens
+        // again: 8 s on, past the pace's span, the window is the cap's
+        let reopened = read(frames: 2_400..<2_880, offsetBy: 2_400)
+        #expect(farthestAhead(reopened, of: offset) > cap - 100)
     }
 
     @Test func untilThePaceCoversItsSpanThePacedWindowIsAtTheCap() {
-        // Given a paced policy that has just opened at rest: a pace of 0, the floor's 1.5 screens were it trusted
-        var policy = pacedPolicy()
+        // Given a paced policy that has just opened at rest, remembering no
+        // fling nor the opening: a pace of 0, the floor's 1.5 screens were it trusted
+        var policy = pacedPolicy(flingMemory: .zero)
         let offset = 10_000.0
         let cap = policy.restingLeadingScreens * viewport.height
         let span = Int(policy.readingPace.span / frameTime)

@@ -109,9 +109,11 @@ struct ReadingPaceTests {
             isFirstLayout: false)
     }
 
-    /// A policy sized from the reader's pace (a floor of 1.5 screens) that has seen 120 ms loads.
+    /// A policy sized from the reader's pace (a floor of 1.5 screens) that has
+    /// seen 120 ms loads, with a fling memory of 6 s, so that seconds of
+    /// reading after the list opens are paced.
     func policy(restingFloorScreens: Double? = 1.5) -> AdaptivePrefetchPolicy {
-        var policy = AdaptivePrefetchPolicy(restingFloorScreens: restingFloorScreens)
+        var policy = AdaptivePrefetchPolicy(restingFloorScreens: restingFloorScreens, flingMemory: .seconds(6))
         for _ in 0..<50 { policy.observeLoadDuration(.milliseconds(120)) }
         return policy
     }
@@ -170,8 +172,8 @@ struct ReadingPaceTests {
         #expect(farthest > fast.restingLeadingScreens * viewport.height - 100)
     }
 
-    @Test func byDefaultTheWindowIsFixedWhateverThePace() {
-        // Given the default policy (no floor: the fixed window) for a slow and a fast reader
+    @Test func withoutAFloorTheWindowIsFixedWhateverThePace() {
+        // Given a policy without a floor (the fixed window) and a slow reader
         let layout = list()
         var slow = policy(restingFloorScreens: nil)
         let slowEnd = read(&slow, layout: layout, from: 0, seconds: 20, screens: 1, period: 5)
@@ -185,6 +187,40 @@ struct ReadingPaceTests {
                 layout.frame(at: $0).minY - (slowEnd.offset + viewport.height)
             }.max() ?? 0
         #expect(farthest > slow.restingLeadingScreens * viewport.height - 100)
+    }
+
+    @Test func aPacedReadersSlowDragReachesThePacedWindowNotTheFingerGoingOnForALoadTime() {
+        // Given loads of 5 s, and a reader at rest for 10 s (past the pace's
+        // span and the memory of the list's opening), paced with a floor of
+        // one screen — and the same reader with the fixed window
+        let layout = list()
+        func drag(restingFloorScreens: Double?) -> Double {
+            var policy = AdaptivePrefetchPolicy(restingFloorScreens: restingFloorScreens, flingMemory: .seconds(6))
+            for _ in 0..<50 { policy.observeLoadDuration(.seconds(5)) }
+            var offset = 10_000.0
+            var resting: [ItemPath] = []
+            for index in 0..<600 {
+                resting = policy.window(
+                    for: context(layout, frame(offset: offset, velocity: 0, time: frameTime * index)), layout: layout)
+            }
+            // When it drags at 400 pt/s (under fling speed) for a quarter second
+            var added: Set<ItemPath> = []
+            for index in 600..<615 {
+                offset += 400.0 / 60
+                let window = policy.window(
+                    for: context(layout, frame(offset: offset, velocity: 400, time: frameTime * index)), layout: layout)
+                added.formUnion(Set(window).subtracting(resting))
+            }
+            // (what the drag adds; the rest is held from the opening's wider window)
+            return added.map { layout.frame(at: $0).minY - (offset + viewport.height) }.max() ?? 0
+        }
+
+        // Then what the paced reader's drag asks for reaches the floor's screen
+        // and a quarter (844 + 211 pt), not 400 pt/s over the 5.3 s horizon (2,120 pt)
+        let paced = drag(restingFloorScreens: 1)
+        #expect(paced <= 844 + 211)
+        // And the fixed window's reader still projects the drag over the horizon
+        #expect(drag(restingFloorScreens: nil) > 2_000)
     }
 
     @Test func aFlickAfterALongRestStillGetsItsLandingZone() {
