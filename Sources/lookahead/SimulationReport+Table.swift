@@ -8,9 +8,9 @@ extension SimulationReport {
         var lines: [String] = []
         let header = [
             "strategy", "blank %", "blank cf", "visible cf", "ttc p50", "p95", "p99 ms", "requests", "cancels",
-            "waste %", "waste B %", "MB", "peak MB", "bottom s", "µs/frame",
+            "waste %", "at end %", "waste B %", "MB", "peak MB", "bottom s", "µs/frame",
         ]
-        let widths = [11, 8, 9, 11, 8, 7, 8, 9, 8, 8, 10, 8, 8, 9, 9]
+        let widths = [11, 8, 9, 11, 8, 7, 8, 9, 8, 8, 9, 10, 8, 8, 9, 9]
         func row(_ cells: [String]) -> String {
             zip(cells, widths).enumerated().map { index, pair in
                 let (cell, width) = pair
@@ -35,7 +35,7 @@ extension SimulationReport {
                         "\(result.visibleCellFrames)", String(format: "%.0f", result.ttcP50Ms),
                         String(format: "%.0f", result.ttcP95Ms), String(format: "%.0f", result.ttcP99Ms),
                         "\(result.requests)", "\(result.cancellations)",
-                        String(format: "%.1f", result.wasteRatio * 100),
+                        String(format: "%.1f", result.wasteRatio * 100), Self.atEndPercent(of: result),
                         String(format: "%.1f", result.byteWasteRatio * 100),
                         String(format: "%.1f", Double(result.bytes) / 1_000_000),
                         String(format: "%.1f", Double(result.peakCacheBytes) / 1_000_000),
@@ -52,6 +52,13 @@ extension SimulationReport {
             }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Of a strategy's wasted loads, the share for items near the last frame
+    /// (the window held when the trace stops), in percent; "-" when none is wasted.
+    static func atEndPercent(of result: StrategyResult) -> String {
+        guard result.wastedLoads > 0 else { return "-" }
+        return String(format: "%.1f", Double(result.wastedLoadsAtEnd) / Double(result.wastedLoads) * 100)
     }
 }
 

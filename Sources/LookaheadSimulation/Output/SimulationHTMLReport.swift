@@ -78,17 +78,19 @@ public struct SimulationHTMLReport: Sendable {
         var rows = """
             <h3>\(Self.escaped(scenario.name))</h3>
             <table><thead><tr><th>strategy</th><th>blank cell-frames</th><th>blank</th><th>wasted loads</th>\
-            <th>time to content p95</th><th>requests</th></tr></thead><tbody>
+            <th title="for items within three screens of the last frame: the window held when the trace stops">\
+            of them, at the end</th><th>time to content p95</th><th>requests</th></tr></thead><tbody>
 
             """
         for result in scenario.strategies {
             rows += "<tr><td>\(Self.escaped(result.name))</td><td>\(result.blankCellFrames)</td>"
             rows += "<td>\(Self.percent(result.blankRatio))</td><td>\(result.wastedLoads)</td>"
+            rows += "<td>\(result.wastedLoadsAtEnd)</td>"
             rows += "<td>\(Int(result.ttcP95Ms.rounded())) ms</td><td>\(result.requests)</td></tr>\n"
         }
         if let bound = scenario.lowerBound {
             rows += "<tr class=\"bound\"><td>lower bound</td><td>\(bound.blankCellFrames)</td>"
-            rows += "<td colspan=\"4\">no per-item strategy goes under it</td></tr>\n"
+            rows += "<td colspan=\"5\">no per-item strategy goes under it</td></tr>\n"
         }
         rows += "</tbody></table>\n"
         for finding in scenario.findings { rows += "<p class=\"finding\">\(Self.escaped(finding))</p>\n" }

@@ -83,6 +83,22 @@ struct SimulationHTMLReportTests {
         }
     }
 
+    @Test("each strategy's row says its wasted loads and how many of them are the window at the end")
+    func theTableSplitsTheWaste() {
+        let result = StrategyResult(
+            name: "texture", blankCellFrames: 3, visibleCellFrames: 10, timesToContent: [], requests: 40,
+            cancellations: 0, completedLoads: 30, wastedLoads: 17, wastedLoadsAtEnd: 11, wastedBytes: 0,
+            completedBytes: 1, bytes: 1, peakCacheBytes: 1, blankCellFramesPerSecond: [3], bottomWait: .zero)
+        let report = SimulationReport(seed: 1, scenarios: [.init(name: "feed", strategies: [result])])
+        let table = SimulationHTMLReport(report: report, timelines: []).table(report.scenarios[0])
+        #expect(table.contains("<td>17</td><td>11</td>"))
+        #expect(table.contains("of them, at the end</th>"))
+        // Every row has as many cells as the header
+        let header = table.components(separatedBy: "</th>").count - 1
+        #expect(header == 7)
+        #expect(table.components(separatedBy: "</td>").count - 1 == header)
+    }
+
     @Test("the page loads nothing from outside and cannot be broken out of by a name")
     func selfContainedAndEscaped() async {
         await onHeavyTestThread {
