@@ -81,8 +81,9 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
     /// At most this many screens held behind while resting.
     public var restingTrailingScreens: Double
     /// At least this many screens held ahead, however slow the reader (1 by
-    /// default: the next screen). `nil`: the cap, ``restingLeadingScreens``
-    /// — a fixed window, not sized from the reader's pace.
+    /// default: the next screen). `nil`, or a floor at or above the cap
+    /// ``restingLeadingScreens``: a fixed window, not sized from the reader's
+    /// pace (``isPaceSized``).
     public var restingFloorScreens: Double?
     /// The reader's pace, fed by the frames.
     public var readingPace: ReadingPace
@@ -217,11 +218,17 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
         return min(cap, max(restingFloorScreens * screen, paced))
     }
 
-    /// Whether the window ahead follows the reader's pace: a floor is set,
-    /// the last fling (or the list's opening) is more than `flingMemory`
-    /// ago, and the pace covers its span.
+    /// Whether the window ahead follows the reader's pace: a floor is set
+    /// below the cap, the last fling (or the list's opening) is more than
+    /// `flingMemory` ago, and the pace covers its span.
     var isPaced: Bool {
-        restingFloorScreens != nil && !hasFlungRecently && readingPace.coversSpan
+        isPaceSized && !hasFlungRecently && readingPace.coversSpan
+    }
+
+    /// Whether the window can follow the reader's pace at all: a floor at or
+    /// above the cap leaves nothing to size, and is the fixed window.
+    public var isPaceSized: Bool {
+        restingFloorScreens.map { $0 < restingLeadingScreens } ?? false
     }
 
     /// Whether the last frame came within `flingMemory` of a frame at fling

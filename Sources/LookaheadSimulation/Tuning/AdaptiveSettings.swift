@@ -230,13 +230,20 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
     /// The floor's argument line: `nil` for the fixed window, which is not
     /// the policy's default.
     var floorArgument: String {
-        ",\n        restingFloorScreens: \(restingFloorScreens.map(Self.literal) ?? "nil")"
+        ",\n        restingFloorScreens: \(pacedFloor.map(Self.literal) ?? "nil")"
+    }
+
+    /// The floor when the window follows the reader's pace; `nil` for a fixed
+    /// window — no floor, or one at or above the resting window ahead, which
+    /// leaves nothing to size (``AdaptivePrefetchPolicy/isPaceSized``).
+    public var pacedFloor: Double? {
+        restingFloorScreens.flatMap { $0 < restingLeadingScreens ? $0 : nil }
     }
 
     public var description: String {
         "margin \(marginMilliseconds) ms, resting \(Self.literal(restingLeadingScreens)) ahead / "
             + "\(Self.literal(restingTrailingScreens)) behind"
-            + (restingFloorScreens.map { " (paced, at least \(Self.literal($0)))" } ?? " (fixed)")
+            + (pacedFloor.map { " (paced, at least \(Self.literal($0)))" } ?? " (fixed)")
             + ", reach \(Self.literal(maxReachScreens)) screens, "
             + "\(yieldsToLandingZone ? "yields to the landing zone" : "loads what a fling passes"), "
             + "\(maxConcurrentLoads) at once"

@@ -97,8 +97,14 @@ struct PolicyTunerTests {
         settings.restingFloorScreens = nil
         #expect(settings.swiftCode.contains("restingFloorScreens: nil))"))
         #expect(settings.description.contains("1.5 behind (fixed)"))
+        settings.restingFloorScreens = 0.5
+        #expect(settings.swiftCode.contains("restingFloorScreens: 0.5))"))
+        #expect(settings.description.contains("(paced, at least 0.5)"))
+        // A floor at or above the window ahead (1 screen here) leaves nothing to pace: the fixed window
         settings.restingFloorScreens = 1
-        #expect(settings.swiftCode.contains("restingFloorScreens: 1.0))"))
+        #expect(settings.pacedFloor == nil)
+        #expect(settings.swiftCode.contains("restingFloorScreens: nil))"))
+        #expect(settings.description.contains("(fixed)"))
     }
 
     @Test("hedging is an axis of the search, off and on, and the exhaustive search covers both")

@@ -194,8 +194,10 @@ struct ReadingPaceTests {
         // span and the memory of the list's opening), paced with a floor of
         // one screen — and the same reader with the fixed window
         let layout = list()
-        func drag(restingFloorScreens: Double?) -> Double {
-            var policy = AdaptivePrefetchPolicy(restingFloorScreens: restingFloorScreens, flingMemory: .seconds(6))
+        func drag(restingFloorScreens: Double?, restingLeadingScreens: Double = 2.5) -> Double {
+            var policy = AdaptivePrefetchPolicy(
+                restingLeadingScreens: restingLeadingScreens, restingFloorScreens: restingFloorScreens,
+                flingMemory: .seconds(6))
             for _ in 0..<50 { policy.observeLoadDuration(.seconds(5)) }
             var offset = 10_000.0
             var resting: [ItemPath] = []
@@ -221,6 +223,10 @@ struct ReadingPaceTests {
         #expect(paced <= 844 + 211)
         // And the fixed window's reader still projects the drag over the horizon
         #expect(drag(restingFloorScreens: nil) > 2_000)
+        // And so does one whose floor is the cap (one screen each): nothing to pace, a fixed window
+        #expect(drag(restingFloorScreens: 1, restingLeadingScreens: 1) > 2_000)
+        #expect(!AdaptivePrefetchPolicy(restingLeadingScreens: 1, restingFloorScreens: 1).isPaceSized)
+        #expect(AdaptivePrefetchPolicy().isPaceSized)
     }
 
     @Test func aFlickAfterALongRestStillGetsItsLandingZone() {
