@@ -222,18 +222,25 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
     /// below the cap, the last fling (or the list's opening) is more than
     /// `flingMemory` ago, and the pace covers its span.
     var isPaced: Bool {
-        isPaceSized && !hasFlungRecently && readingPace.coversSpan
+        isPaceSized && !isWithinFlingMemory && readingPace.coversSpan
     }
 
     /// Whether the window can follow the reader's pace at all: a floor at or
     /// above the cap leaves nothing to size, and is the fixed window.
     public var isPaceSized: Bool {
-        restingFloorScreens.map { $0 < restingLeadingScreens } ?? false
+        Self.pacedFloor(restingFloorScreens, cap: restingLeadingScreens) != nil
+    }
+
+    /// `floor` when a window ahead of at most `cap` screens can follow the
+    /// reader's pace down to it; `nil` for a fixed window (no floor, or one
+    /// at or above the cap). The one rule for policies and their settings.
+    public static func pacedFloor(_ floor: Double?, cap: Double) -> Double? {
+        floor.flatMap { $0 < cap ? $0 : nil }
     }
 
     /// Whether the last frame came within `flingMemory` of a frame at fling
     /// speed or of the first frame.
-    var hasFlungRecently: Bool {
+    var isWithinFlingMemory: Bool {
         guard let lastFlingTime else { return false }
         return windowTime - lastFlingTime < flingMemory
     }

@@ -237,7 +237,7 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
     /// window — no floor, or one at or above the resting window ahead, which
     /// leaves nothing to size (``AdaptivePrefetchPolicy/isPaceSized``).
     public var pacedFloor: Double? {
-        restingFloorScreens.flatMap { $0 < restingLeadingScreens ? $0 : nil }
+        AdaptivePrefetchPolicy.pacedFloor(restingFloorScreens, cap: restingLeadingScreens)
     }
 
     public var description: String {
