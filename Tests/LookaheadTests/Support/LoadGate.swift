@@ -153,6 +153,10 @@ final class Deliveries<Value: Sendable>: @unchecked Sendable {
 
     var all: [Result<Value, any Error>] { results.withLock { $0 } }
     var count: Int { results.withLock { $0.count } }
+    /// The results that delivered a value (a withdrawn request's `CancellationError` is not one).
+    var successCount: Int {
+        results.withLock { $0.lazy.filter { if case .success = $0 { true } else { false } }.count }
+    }
 
     func record(_ result: Result<Value, any Error>) {
         results.withLock { $0.append(result) }
