@@ -135,9 +135,15 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // What several test targets share: the one thread their heavy tests run on.
+        .target(
+            name: "LookaheadTestSupport",
+            path: "Tests/LookaheadTestSupport",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "LookaheadTests",
-            dependencies: ["Lookahead"],
+            dependencies: ["Lookahead", "LookaheadTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -147,7 +153,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LookaheadSimulationTests",
-            dependencies: ["LookaheadSimulation", "Lookahead"],
+            dependencies: ["LookaheadSimulation", "Lookahead", "LookaheadTestSupport"],
             swiftSettings: strictSettings
         ),
         // Loopback integration tests: each starts its own server on port 0.

@@ -1,5 +1,6 @@
 import Foundation
 import Lookahead
+import LookaheadTestSupport
 import Testing
 
 @testable import LookaheadSimulation
@@ -7,7 +8,7 @@ import Testing
 /// The `carousels` scenario: visibility that follows each row's horizontal
 /// offset, the same in the simulator's count and the oracle's future, and
 /// the lower bound under every strategy.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.queuedOnTheHeavyTestThread)
 struct CarouselScenarioTests {
     let viewport = Size(width: 390, height: 844)
 

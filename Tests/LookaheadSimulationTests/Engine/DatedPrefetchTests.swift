@@ -1,3 +1,4 @@
+import LookaheadTestSupport
 import Testing
 
 @testable import Lookahead
@@ -7,7 +8,7 @@ import Testing
 /// re-dates each queued prefetch every frame, so the scheduler starts them
 /// earliest-due first, and on long flings that leaves fewer blank cells than
 /// starting them in the order they were asked for.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.queuedOnTheHeavyTestThread)
 struct DatedPrefetchTests {
     @Test func aDatedPrefetchStartsAheadOfOnesAskedForEarlier() {
         // Given one slot taken by item 0, and prefetches of 1, 2 and 3 queued in that order

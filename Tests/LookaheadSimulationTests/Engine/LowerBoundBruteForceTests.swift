@@ -1,4 +1,5 @@
 import Lookahead
+import LookaheadTestSupport
 import Testing
 
 @testable import LookaheadSimulation
@@ -26,7 +27,7 @@ import Testing
 /// 122/124, 79/80, 67/82, 89/102, 124/132, the oracle at the best on four
 /// and within 4 % on the others (126, 137). `OracleHedgingTests` does the
 /// same with hedges.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.queuedOnTheHeavyTestThread)
 struct LowerBoundBruteForceTests {
     func linearTrace(distance: Double, seconds: Double) -> ScrollTrace {
         let frames = Int(seconds * 60)

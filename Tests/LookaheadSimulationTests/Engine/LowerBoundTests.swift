@@ -1,4 +1,5 @@
 import Lookahead
+import LookaheadTestSupport
 import Testing
 
 @testable import LookaheadSimulation
@@ -6,7 +7,7 @@ import Testing
 /// The lower bound holds for everything the simulator runs, meets the
 /// analytic bound without limits, and sits under the true optimum of small
 /// instances found by brute force.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.queuedOnTheHeavyTestThread)
 struct LowerBoundTests {
     let viewport = Size(width: 390, height: 300)
 

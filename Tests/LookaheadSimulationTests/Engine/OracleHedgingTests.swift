@@ -1,4 +1,5 @@
 import Lookahead
+import LookaheadTestSupport
 import Testing
 
 @testable import LookaheadSimulation
@@ -6,7 +7,7 @@ import Testing
 /// The oracle's hedges: the model's choice, the simulator running what the
 /// model predicts, and the bound and the oracle against every schedule of
 /// small instances, hedging choices included.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.queuedOnTheHeavyTestThread)
 struct OracleHedgingTests {
     /// `rows` rows of random heights scrolled past a two-row viewport, long-tailed
     /// latencies drawn per attempt (so a hedge may land first), `slots`

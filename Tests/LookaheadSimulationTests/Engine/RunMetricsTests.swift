@@ -2,11 +2,12 @@
 // loads for items within reach of the last frame.
 
 import Lookahead
+import LookaheadTestSupport
 import Testing
 
 @testable import LookaheadSimulation
 
-@Suite struct RunMetricsTests {
+@Suite(.queuedOnTheHeavyTestThread) struct RunMetricsTests {
     let viewport = Size(width: 390, height: 844)
 
     @Test func wasteWithinReachOfTheLastFrameIsCountedAtTheEnd() {

@@ -1,10 +1,11 @@
 import Foundation
 import Lookahead
+import LookaheadTestSupport
 import Testing
 
 @testable import LookaheadSimulation
 
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.queuedOnTheHeavyTestThread)
 struct SimulatorTests {
     let viewport = Size(width: 390, height: 844)
 

@@ -1,9 +1,10 @@
 import Foundation
+import LookaheadTestSupport
 import Testing
 
 @testable import LookaheadSimulation
 
-@Suite("HTML report and its replay timelines", .timeLimit(.minutes(3)))
+@Suite("HTML report and its replay timelines", .queuedOnTheHeavyTestThread)
 struct SimulationHTMLReportTests {
     /// What the page's script does: per frame, the visible items whose data was not there yet.
     func counted(_ timeline: ReplayTimeline, _ strand: ReplayTimeline.Strand) -> Int {

@@ -1,10 +1,11 @@
 import Foundation
+import LookaheadTestSupport
 import Testing
 
 /// `onHeavyTestThread` runs the test's body off the cooperative pool, and what the
-/// body expects is recorded against the test as usual. (Three minutes: these
-/// wait for the heavy tests queued on the thread before them.)
-@Suite(.timeLimit(.minutes(3)))
+/// body expects is recorded against the test as usual. (The heavy tests' time
+/// limit: these wait for the heavy tests queued on the thread before them.)
+@Suite(.queuedOnTheHeavyTestThread)
 struct HeavyTestThreadTests {
     @Test func theBodyRunsOnAThreadOfItsOwn() async {
         #expect(await onHeavyTestThread { onAnExecutorsThread() })

@@ -1,11 +1,12 @@
 import Lookahead
+import LookaheadTestSupport
 import Testing
 
 @testable import LookaheadSimulation
 
 /// ``PolicyAblation``: each row is the shipped settings with one mechanism
 /// switched, run as `lookahead tune` runs a setting.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.queuedOnTheHeavyTestThread)
 struct PolicyAblationTests {
     @Test func eachRowIsTheShippedRunWithItsMechanismSwitched() async {
         await onHeavyTestThread {

@@ -1,3 +1,4 @@
+import LookaheadTestSupport
 import Testing
 
 @testable import Lookahead
@@ -5,7 +6,7 @@ import Testing
 /// `FetchScheduler` checked against ``ReferenceScheduler``, a naive model of
 /// its documented rules, over long seeded random runs, plus a few hand-written
 /// scenarios that pin the subtle rules with exact actions.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.queuedOnTheHeavyTestThread)
 struct FetchSchedulerModelTests {
     typealias Scheduler = FetchScheduler<Int, Int>
 
@@ -15,23 +16,21 @@ struct FetchSchedulerModelTests {
     /// change many times while loads wait, and stale queue entries pile up.
     @Test(arguments: [(0x5EED_0001, false), (0x5EED_0002, true), (0xDEAD_BEEF, false), (0x0123_4567_89AB_CDEF, true)])
     func matchesTheReferenceModel(seed: UInt64, slowLoads: Bool) async {
-        await runAgainstModel(seed: seed, slowLoads: slowLoads, operations: 30_000)
+        await onHeavyTestThread { runAgainstModel(seed: seed, slowLoads: slowLoads, operations: 30_000) }
     }
 
     @Test func matchesTheReferenceModelOverALongRun() async {
-        await runAgainstModel(seed: 0x00C0_FFEE, slowLoads: false, operations: 100_000)
+        await onHeavyTestThread { runAgainstModel(seed: 0x00C0_FFEE, slowLoads: false, operations: 100_000) }
     }
 
     /// Runs `operations` random operations on both schedulers and stops at the
     /// first divergence, reporting the seed, the step and the last operations.
     ///
-    /// It yields now and then: a long synchronous loop would hold one of the
-    /// few cooperative threads and starve the other suites' tasks (badly so
-    /// under ThreadSanitizer, where this loop runs ten times slower).
-    private func runAgainstModel(seed: UInt64, slowLoads: Bool, operations: Int) async {
+    /// A long synchronous loop: the tests run it on the heavy tests' thread,
+    /// where it holds none of the cooperative pool's few threads.
+    private func runAgainstModel(seed: UInt64, slowLoads: Bool, operations: Int) {
         var driver = ModelDriver(seed: seed, slowLoads: slowLoads)
         for step in 0..<operations {
-            if step % 256 == 0 { await Task.yield() }
             let divergence = driver.performRandomOperation()
             #expect(
                 divergence == nil,

@@ -1,8 +1,11 @@
 import Foundation
+package import Testing
 
-// Heavy synchronous tests (whole simulations, the oracle, brute force) run on
-// one thread of their own, one after another, instead of on the cooperative
-// pool's threads.
+// Heavy synchronous tests (whole simulations, the oracle, brute force, the
+// long randomized comparisons with reference models) run on one thread of
+// their own, one after another, instead of on the cooperative pool's threads.
+// One thread for the whole test process: every test target that has heavy
+// tests uses this module, so that together they take at most one core.
 
 /// Runs `body` — the test's own task, so its expectations are recorded as
 /// usual — on the one thread kept for heavy tests, outside the cooperative
@@ -15,21 +18,22 @@ import Foundation
 /// tests that run in real time fail for want of a thread, not for a bug. A
 /// thread for each heavy test is no better: thirty threads busy at once leave
 /// the pool a fifteenth of the cores. On one thread, heavy tests take at most
-/// one core, and the pool keeps the other. A suite using it gives its tests a
-/// time limit long enough to wait for the others (they queue).
-func onHeavyTestThread<T, Failure: Error>(_ body: () async throws(Failure) -> T) async throws(Failure) -> T {
+/// one core, and the pool keeps the other. A suite using it gives its tests
+/// the time limit ``Testing/Trait/queuedOnTheHeavyTestThread``: long enough to
+/// wait for the others (they queue).
+package func onHeavyTestThread<T, Failure: Error>(_ body: () async throws(Failure) -> T) async throws(Failure) -> T {
     guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) else { return try await body() }
     return try await withTaskExecutorPreference(ThreadTaskExecutor.heavyTests, operation: body)
 }
 
 /// A task executor with one thread that runs its jobs in order.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
-final class ThreadTaskExecutor: TaskExecutor, @unchecked Sendable {
+package final class ThreadTaskExecutor: TaskExecutor, @unchecked Sendable {
     /// The thread the heavy tests share, for the life of the test process.
-    static let heavyTests = ThreadTaskExecutor()
+    package static let heavyTests = ThreadTaskExecutor()
 
     /// The key its thread sets to `true` in its `threadDictionary`.
-    static let marker = "ThreadTaskExecutor"
+    package static let marker = "ThreadTaskExecutor"
 
     // Guarded by `condition`.
     private var jobs: [UnownedJob] = []
@@ -41,7 +45,7 @@ final class ThreadTaskExecutor: TaskExecutor, @unchecked Sendable {
         thread.start()
     }
 
-    func enqueue(_ job: UnownedJob) {
+    package func enqueue(_ job: UnownedJob) {
         condition.lock()
         jobs.append(job)
         condition.signal()
@@ -58,4 +62,13 @@ final class ThreadTaskExecutor: TaskExecutor, @unchecked Sendable {
             job.runSynchronously(on: asUnownedTaskExecutor())
         }
     }
+}
+
+extension Trait where Self == TimeLimitTrait {
+    /// The time limit of a suite whose tests run on the heavy tests' thread:
+    /// ten minutes, for each waits there behind the heavy tests of every
+    /// target (four to five minutes of them in all on a slow two-core
+    /// machine, in a debug build). A ceiling that catches a hang, not a
+    /// measure of speed.
+    package static var queuedOnTheHeavyTestThread: Self { .timeLimit(.minutes(10)) }
 }
