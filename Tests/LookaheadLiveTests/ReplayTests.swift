@@ -6,8 +6,10 @@ import Testing
 
 @testable import LookaheadLive
 
-/// Real replays of tiny scenarios against the embedded feed server. No
-/// assertion is about timing: geometry, counts and identities only.
+/// Real replays of tiny scenarios against the embedded feed server. The
+/// assertions are about geometry, counts and identities; the few whose
+/// outcome depends on what lands within the trace's real time are
+/// `.timingBound` (not run under ThreadSanitizer).
 @Suite("Real replay", .realTime, .timeLimit(.minutes(1)))
 struct ReplayTests {
     @Test(
@@ -41,7 +43,8 @@ struct ReplayTests {
         #expect(system.fetchStatistics.hedgesStarted == 0)
     }
 
-    @Test("A hedge asks the server for the next attempt's latency, as the simulator draws it, and can win")
+    @Test(
+        "A hedge asks the server for the next attempt's latency, as the simulator draws it, and can win", .timingBound)
     func aHedgeDrawsTheNextAttempt() async throws {
         // Given a network whose first item is slow on its first attempt and fast on its second
         var scenario = ReplayTestScenario.make()
@@ -60,7 +63,7 @@ struct ReplayTests {
         #expect(outcome.fetchStatistics.hedgesWon > 0, "seed \(seed)")
     }
 
-    @Test("A page whose first attempt fails is loaded again when the paging machine's retry is due")
+    @Test("A page whose first attempt fails is loaded again when the paging machine's retry is due", .timingBound)
     func failedPagesAreRetriedByThePagingMachine() async throws {
         // Given a network whose first attempt at the first page (the first screen's rows)
         // fails and the second does not, and whose first attempt at the rest does not fail
@@ -83,7 +86,9 @@ struct ReplayTests {
         #expect(real.result.blankCellFrames < real.result.visibleCellFrames, "seed \(seed)")
     }
 
-    @Test("With instant-ish latency, `all` loads every item once, with the right ids, and the server counts every GET")
+    @Test(
+        "With instant-ish latency, `all` loads every item once, with the right ids, and the server counts every GET",
+        .timingBound)
     func allLoadsEveryItem() async throws {
         // Given 40 items at 2 ms each, and a rest after the scroll for the loads to finish
         let scenario = ReplayTestScenario.make(
@@ -110,7 +115,7 @@ struct ReplayTests {
         #expect(result.blankCellFrames * 2 < result.visibleCellFrames)
     }
 
-    @Test("A reversal makes `system` cancel prefetches in flight, and the server sees them end")
+    @Test("A reversal makes `system` cancel prefetches in flight, and the server sees them end", .timingBound)
     func cancellationsReachTheServer() async throws {
         // Given loads slow enough to be in flight when the scroll reverses,
         // and a rest at the end long enough for the others to finish (so
