@@ -167,7 +167,7 @@ public struct RealReplay: Sendable {
             throw error
         }
         let statistics = fetcher.statistics
-        let counts = loader.counts
+        let counts = loader.finish()
         run.finish()
         let result = run.result(statistics: statistics, requests: counts.requests, receivedBytes: counts.bytes)
         await run.withdrawEverything()

@@ -50,6 +50,8 @@ final class ReplayLoader: Sendable {
         var completions: [Completion] = []
         /// Page failures the replay has not collected yet.
         var pageFailures: [PageFailure] = []
+        /// Whether the replay has taken its counts (`finish()`): no GET is sent after.
+        var isFinished = false
 
         /// Starts an attempt of `key` and returns its number, as the
         /// simulator draws it: the next after the failed ones, plus one when
@@ -92,7 +94,8 @@ final class ReplayLoader: Sendable {
     /// Loads `key`: an item, or a page of ids.
     ///
     /// - Throws: ``HTTPLoaderError`` (transient ones are retried by the
-    ///   fetcher), `CancellationError` when nobody wants the load any more, or
+    ///   fetcher), `CancellationError` when nobody wants the load any more or
+    ///   the replay has finished (nothing is sent then), or
     ///   ``HTTPLoaderError/malformedBody(subject:reason:)`` when the server
     ///   answers for another item or page.
     func load(_ key: Int) async throws -> ReplayPayload {
@@ -100,7 +103,8 @@ final class ReplayLoader: Sendable {
         guard let first = items.first else {
             throw HTTPLoaderError.invalidRequest("key \(key) covers no item of the \(keys.itemCount)")
         }
-        let attempt = state.withLock { state in
+        let attempt = try state.withLock { state throws(CancellationError) in
+            guard !state.isFinished else { throw CancellationError() }
             state.requests += 1
             return state.beginAttempt(of: key)
         }
@@ -211,8 +215,15 @@ final class ReplayLoader: Sendable {
         state.withLock { $0.arrivals[key] }
     }
 
-    /// GETs sent and bytes received so far.
-    var counts: (requests: Int, bytes: Int) {
-        state.withLock { ($0.requests, $0.bytes) }
+    /// Ends the replay's loading and returns the GETs sent and the bytes
+    /// received: a load that starts later (a worker taking what was still
+    /// queued when the trace ended, before the replay withdraws it) throws
+    /// `CancellationError` without sending anything. Counting and closing
+    /// are one step, so every GET the server sees is in these counts.
+    func finish() -> (requests: Int, bytes: Int) {
+        state.withLock { state in
+            state.isFinished = true
+            return (state.requests, state.bytes)
+        }
     }
 }
