@@ -343,6 +343,9 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
     /// Returns when no load is pending, running or waiting to retry and every
     /// completion has returned: for tests, benchmarks, and draining before
     /// shutdown. Prefetches held by a paused prefetcher do not count.
+    ///
+    /// Returns at once, too, when the calling task is cancelled (a view's
+    /// `.task` ending, a shutdown giving up): the wait ends, the loads go on.
     @inlinable
     public func waitUntilIdle() async {
         await core.waitUntilIdle()

@@ -69,7 +69,9 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         @usableFromInline var tokens: [UInt64: TokenState] = [:]
         @usableFromInline var nextToken: UInt64 = 0
         @usableFromInline var prefetchers: [Int: PrefetcherBook] = [:]
-        @usableFromInline var idleWaiters: [CheckedContinuation<Void, Never>] = []
+        /// Tasks in `waitUntilIdle`, by a number of their own (a cancelled one leaves by it).
+        @usableFromInline var idleWaiters: [(id: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        @usableFromInline var nextIdleWaiterID = 0
         @usableFromInline var isShutDown = false
         @usableFromInline var hedges: HedgeBook<Key, FetchPayload<Value>>
 
@@ -156,31 +158,49 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             return true
         }
         guard isIdle else { return }
-        effects.idleWaiters.append(contentsOf: state.idleWaiters)
+        effects.idleWaiters.append(contentsOf: state.idleWaiters.lazy.map(\.continuation))
         state.idleWaiters.removeAll()
     }
 
-    /// Returns when the fetcher is idle.
+    /// Returns when the fetcher is idle, or at once when the calling task is
+    /// cancelled (the loads go on).
     @inlinable
     func waitUntilIdle() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let isIdle = state.withLock { state in
-                // Announce the waiter as the delivery count is read: a delivery
-                // finishing later sees the flag.
-                let deliveriesDone = deliveries.withLock { deliveries in
-                    deliveries.hasIdleWaiters = true
-                    return deliveries.inProgress == 0
-                }
-                if state.hasNothingToDo, deliveriesDone {
-                    if state.idleWaiters.isEmpty {
-                        deliveries.withLock { $0.hasIdleWaiters = false }
+        // The waiter's number, once registered: what the cancellation handler removes.
+        let registered = LockedValue<Int?>(nil)
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let returns = state.withLock { state in
+                    // Checked under the lock: a cancellation handler that ran
+                    // before the waiter was added found nothing to remove.
+                    if Task.isCancelled { return true }
+                    // Announce the waiter as the delivery count is read: a delivery
+                    // finishing later sees the flag.
+                    let deliveriesDone = deliveries.withLock { deliveries in
+                        deliveries.hasIdleWaiters = true
+                        return deliveries.inProgress == 0
                     }
-                    return true
+                    if state.hasNothingToDo, deliveriesDone {
+                        if state.idleWaiters.isEmpty {
+                            deliveries.withLock { $0.hasIdleWaiters = false }
+                        }
+                        return true
+                    }
+                    state.nextIdleWaiterID += 1
+                    state.idleWaiters.append((state.nextIdleWaiterID, continuation))
+                    registered.withLock { $0 = state.nextIdleWaiterID }
+                    return false
                 }
-                state.idleWaiters.append(continuation)
-                return false
+                if returns { continuation.resume() }
             }
-            if isIdle { continuation.resume() }
+        } onCancel: {
+            let continuation = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                guard let id = registered.withLock({ $0 }),
+                    let index = state.idleWaiters.firstIndex(where: { $0.id == id })
+                else { return nil }
+                return state.idleWaiters.remove(at: index).continuation
+            }
+            continuation?.resume()
         }
     }
 

@@ -1,10 +1,11 @@
+import LookaheadTestSupport
 import Testing
 
 @testable import Lookahead
 
 /// The coordinator re-dates its prefetches every frame with the planner's
 /// predictions, so the fetcher's queue starts them earliest-due first.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.queuedOnTheMainActor)
 @MainActor
 struct CoordinatorDeadlineTests {
     /// A grid dragged at 600 pt/s for `frames` frames through a fetcher with

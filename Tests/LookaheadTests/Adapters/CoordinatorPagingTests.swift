@@ -1,3 +1,4 @@
+import LookaheadTestSupport
 import Testing
 
 @testable import Lookahead
@@ -5,7 +6,7 @@ import Testing
 /// Paging through the coordinator: the rows cells are asked for, and the
 /// farthest rows prefetched, reach the pager, as PagedDataSource reports
 /// them for the headless views.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.queuedOnTheMainActor)
 @MainActor
 struct CoordinatorPagingTests {
     let viewport = Size(width: 390, height: 844)

@@ -1,8 +1,9 @@
+import LookaheadTestSupport
 import Testing
 
 @testable import Lookahead
 
-@Suite("Prefetch coordinator: recording traces for tuning", .timeLimit(.minutes(1)))
+@Suite("Prefetch coordinator: recording traces for tuning", .queuedOnTheMainActor)
 @MainActor
 struct CoordinatorRecordingTests {
     @Test func recordsNothingUntilSwitchedOn() {

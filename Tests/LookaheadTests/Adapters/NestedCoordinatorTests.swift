@@ -1,9 +1,10 @@
+import LookaheadTestSupport
 import Testing
 
 @testable import Lookahead
 
 @MainActor
-@Suite("Nested coordinator: carousels in a feed, prefetched on both axes", .timeLimit(.minutes(1)))
+@Suite("Nested coordinator: carousels in a feed, prefetched on both axes", .queuedOnTheMainActor)
 struct NestedCoordinatorTests {
     @Test("reuse hands the inner collection a new row, at the offset that row last had")
     func reuseRestoresTheRowsOffset() {

@@ -1,3 +1,4 @@
+import LookaheadTestSupport
 import Testing
 
 @testable import Lookahead
@@ -5,7 +6,7 @@ import Testing
 /// Batch updates of a feed of carousels through a ``NestedPrefetchCoordinator``:
 /// rows inserted, deleted and moved in the feed, items in a carousel.
 @MainActor
-@Suite("Nested coordinator: batch updates of rows and of a carousel's items", .timeLimit(.minutes(1)))
+@Suite("Nested coordinator: batch updates of rows and of a carousel's items", .queuedOnTheMainActor)
 struct NestedCoordinatorUpdateTests {
     @Test("a deleted row's prefetches are withdrawn; the others follow their rows with their keys")
     func deletedRowsPrefetchesAreWithdrawn() async {
@@ -103,8 +104,11 @@ struct NestedCoordinatorUpdateTests {
         // (The rows pushed off the screen withdraw their cells' requests: those
         // end in `CancellationError`, delivered later, and are not counted.)
         let expected = fixture.deliveries.successCount + coordinator.pendingDisplayPaths.count
-        await waitUntil("every display request completed") {
-            for key in fixture.gate.waiting { fixture.gate.succeed(key, with: "\(key)") }
+        await waitUntil(
+            "every display request completed: \(fixture.deliveries.successCount) of \(expected) values delivered, "
+                + "\(fixture.gate.started.count) loads started, \(fixture.gate.waiting.count) waiting"
+        ) {
+            for key in fixture.gate.waiting { fixture.gate.succeedIfWaiting(key, with: "\(key)") }
             return fixture.deliveries.successCount >= expected
         }
         // Then none is left waiting, and each cell got its own item's data
@@ -170,12 +174,12 @@ struct NestedCoordinatorUpdateTests {
             fixture.expectKeysFollowTheirItems(here)
             // Some loads land, in random order
             let waiting = fixture.gate.waiting
-            for key in waiting where random.next(below: 3) == 0 { fixture.gate.succeed(key, with: "\(key)") }
+            for key in waiting where random.next(below: 3) == 0 { fixture.gate.succeedIfWaiting(key, with: "\(key)") }
             await Task.yield()
         }
         // Then, once everything lands, no cell got another item's data
         for _ in 0..<50 {
-            for key in fixture.gate.waiting { fixture.gate.succeed(key, with: "\(key)") }
+            for key in fixture.gate.waiting { fixture.gate.succeedIfWaiting(key, with: "\(key)") }
             await Task.yield()
         }
         #expect(fixture.mismatches.isEmpty, "\(context): \(fixture.mismatches.prefix(5))")

@@ -1,3 +1,4 @@
+import LookaheadTestSupport
 import Testing
 
 @testable import Lookahead
@@ -6,7 +7,7 @@ import Testing
 /// glue drives it: adaptive prefetching from reported frames, the landing
 /// zone from the drag's target, display priorities, cancel on reuse, reloads
 /// and memory trim.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.queuedOnTheMainActor)
 @MainActor
 struct PrefetchCoordinatorTests {
     /// A drag at 1 500 pt/s, then a fling released at 9 000 pt/s decelerating

@@ -1,10 +1,11 @@
+import LookaheadTestSupport
 import Testing
 
 @testable import Lookahead
 
 /// Rows' prefetching with the keys looked up on the main actor, from a list
 /// that grows.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.queuedOnTheMainActor)
 @MainActor
 struct RowPrefetcherTests {
     @Test func indicesBecomeTheKeysOfTheListAsItIsWhenApplied() async {

@@ -1,10 +1,11 @@
+import LookaheadTestSupport
 import Testing
 
 @testable import Lookahead
 
 /// The layout a coordinator builds from the frames a source reports around
 /// the viewport, and how rarely it asks for them.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.queuedOnTheMainActor)
 @MainActor
 struct SampledLayoutTests {
     let grid = GridLayout(width: 390, columns: 3, itemCount: 3_000, spacing: 2)

@@ -69,7 +69,20 @@ struct AsyncFetcherHedgingTests {
         if let prefetch { fetcher.fetchAsync(prefetch) }
         await clock.waitForSleepers(count: 2)
         clock.advance(by: .milliseconds(100))
+        // The timers' tasks ask for the hedges once they run: until then a
+        // freed slot would go to the prefetch, the hedges not yet asked for.
+        await yieldUntil { hedgeWaits(0, in: fetcher) && hedgeWaits(1, in: fetcher) }
         return fetcher
+    }
+
+    /// Whether the hedge of `key`'s load was asked for and waits for a slot.
+    func hedgeWaits(_ key: Int, in fetcher: Fetcher) -> Bool {
+        fetcher.withScheduler { scheduler in
+            guard let slot = scheduler.loadSlots[key], case .hedgeQueued = scheduler.loads[slot]!.state else {
+                return false
+            }
+            return true
+        }
     }
 
     @Test func aSlowDisplayLoadIsHedgedAndTheFirstToLandWins() async {
@@ -167,7 +180,7 @@ struct AsyncFetcherHedgingTests {
 
         // When it has run past its threshold: not hedged, its item is not due soon
         clock.advance(by: .milliseconds(100))
-        while !isDue(0, in: fetcher) { await Task.yield() }
+        await yieldUntil { isDue(0, in: fetcher) }
         #expect(loader.gate.started == [Attempt(key: 0, number: 1)])
         #expect(!fetcher.withScheduler { $0.isHedged(0) })
 
@@ -406,7 +419,7 @@ struct AsyncFetcherHedgingTests {
         clock.advance(by: .milliseconds(100))
 
         // Then it is not hedged: it stays due, the loader called once for it
-        while !isDue(races, in: fetcher), !fetcher.withScheduler({ $0.isHedged(races) }) { await Task.yield() }
+        await yieldUntil { isDue(races, in: fetcher) || fetcher.withScheduler { $0.isHedged(races) } }
         #expect(!fetcher.withScheduler { $0.isHedged(races) })
         #expect(loader.gate.started.last == Attempt(key: races, number: 1))
         #expect(fetcher.statistics.hedgesStarted == races)

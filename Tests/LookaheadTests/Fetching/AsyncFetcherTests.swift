@@ -258,7 +258,7 @@ struct AsyncFetcherTests {
 
         // When a caller awaits the same key and the load finishes
         async let value = fetcher.value(for: 4)
-        while fetcher.withScheduler({ $0.interestCount(in: 4) }) < 2 { await Task.yield() }
+        await yieldUntil { fetcher.withScheduler { $0.interestCount(in: 4) } >= 2 }
         gate.succeed(4, with: "four")
 
         // Then the caller gets the value of the one load
@@ -302,6 +302,45 @@ struct AsyncFetcherTests {
         await gate.waitForCancellations(1)
         #expect(deliveries.count == 1)
         #expect(throws: CancellationError.self) { try deliveries.all[0].get() }
+    }
+
+    @Test func waitingForIdleEndsWhenTheWaitingTaskIsCancelledAndTheLoadGoesOn() async {
+        // Given a load that runs until the test lets it land, and a task waiting for the fetcher to be idle
+        let gate = LoadGate<Int, String>()
+        let fetcher = makeFetcher(gate)
+        fetcher.fetchAsync(1)
+        await gate.waitForStarts(1)
+        let waiter = Task { await fetcher.waitUntilIdle() }
+        await yieldUntil { !fetcher.core.state.withLock { $0.idleWaiters.isEmpty } }
+
+        // When the waiting task is cancelled (a view's `.task` ending, say), the wait ends at once
+        waiter.cancel()
+        await waiter.value
+        #expect(fetcher.core.state.withLock { $0.idleWaiters.isEmpty })
+
+        // And the load was not touched: it lands, and the next wait ends when it has
+        #expect(gate.cancelled.isEmpty)
+        gate.succeed(1, with: "one")
+        await fetcher.waitUntilIdle()
+        #expect(fetcher.memoryCache.value(forKey: 1) == "one")
+    }
+
+    @Test func aTaskCancelledBeforeItWaitsForIdleReturnsAtOnce() async {
+        // Given a load that never lands
+        let gate = LoadGate<Int, String>()
+        let fetcher = makeFetcher(gate)
+        fetcher.fetchAsync(1)
+        await gate.waitForStarts(1)
+
+        // When an already cancelled task waits for idle, it returns and leaves no waiter
+        let waiter = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            await fetcher.waitUntilIdle()
+        }
+        await waiter.value
+        #expect(fetcher.core.state.withLock { $0.idleWaiters.isEmpty })
+        gate.succeed(1, with: "one")
+        await fetcher.waitUntilIdle()
     }
 
     @Test func aCachedKeyCompletesImmediately() async {

@@ -72,7 +72,7 @@ struct FetchRequestTests {
         let request = fetcher.fetchAsync(3, priority: .high) { _ in }
         let caller = Task { try await fetcher.value(for: 3) }
         await gate.waitForStarts(1)
-        while fetcher.withScheduler({ $0.interestCount(in: 3) }) < 2 { await Task.yield() }
+        await yieldUntil { fetcher.withScheduler { $0.interestCount(in: 3) } >= 2 }
 
         // When the cell's request is cancelled
         request.cancel()

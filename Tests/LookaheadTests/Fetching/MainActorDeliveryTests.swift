@@ -1,10 +1,11 @@
 // Tests of `fetchOnMainActor`: where and when its completions run, in what
 // order, and how its handle cancels them.
+import LookaheadTestSupport
 import Testing
 
 @testable import Lookahead
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.queuedOnTheMainActor)
 @MainActor
 struct MainActorDeliveryTests {
     typealias Fetcher = AsyncFetcher<Int, String>
@@ -19,10 +20,6 @@ struct MainActorDeliveryTests {
         Fetcher(maxConcurrentLoads: maxConcurrentLoads, memoryCache: MemoryCache(countLimit: 10_000)) { key in
             try await gate.load(key)
         }
-    }
-
-    func waitUntil(_ condition: () -> Bool) async {
-        while !condition() { await Task.yield() }
     }
 
     @Test func aCachedValueIsDeliveredBeforeTheCallReturns() async {
@@ -57,7 +54,7 @@ struct MainActorDeliveryTests {
         gate.succeed(2, with: "two")
 
         // And the value arrives on the main actor
-        await waitUntil { !log.results.isEmpty }
+        await yieldUntil { !log.results.isEmpty }
         #expect(log.values == ["two"])
     }
 
@@ -76,7 +73,7 @@ struct MainActorDeliveryTests {
             await gate.waitForStarts(index + 1)
             gate.succeed(key, with: "\(key)")
         }
-        await waitUntil { log.results.count == order.count }
+        await yieldUntil { log.results.count == order.count }
 
         // Then the completions ran in that order
         #expect(log.values == order.map { "\($0)" })
@@ -96,7 +93,7 @@ struct MainActorDeliveryTests {
         // Then the completion gets a CancellationError on the main actor, and the load stops
         #expect(log.results.isEmpty)
         await gate.waitForCancellations(1)
-        await waitUntil { !log.results.isEmpty }
+        await yieldUntil { !log.results.isEmpty }
         #expect(log.results.count == 1)
         if case .failure(let error) = log.results[0] { #expect(error is CancellationError) } else { Issue.record() }
     }
@@ -114,10 +111,10 @@ struct MainActorDeliveryTests {
         #expect(log.results.isEmpty)
 
         // Then it runs once, with a CancellationError, not the stale value
-        await waitUntil { !log.results.isEmpty }
+        await yieldUntil { !log.results.isEmpty }
         let drained = LockedValue(false)
         queue.enqueue { drained.withLock { $0 = true } }
-        await waitUntil { drained.withLock { $0 } }
+        await yieldUntil { drained.withLock { $0 } }
         #expect(log.results.count == 1)
         if case .failure(let error) = log.results[0] { #expect(error is CancellationError) } else { Issue.record() }
     }
@@ -128,7 +125,7 @@ struct MainActorDeliveryTests {
         let log = Log()
         let completion = MainActorCompletion<String>({ log.results.append($0) }, queue: queue)
         completion.deliver(.success("seven"))
-        await waitUntil { !log.results.isEmpty }
+        await yieldUntil { !log.results.isEmpty }
 
         // When it is cancelled
         completion.cancelDelivery()
@@ -136,7 +133,7 @@ struct MainActorDeliveryTests {
         // Then nothing more runs
         let drained = LockedValue(false)
         queue.enqueue { drained.withLock { $0 = true } }
-        await waitUntil { drained.withLock { $0 } }
+        await yieldUntil { drained.withLock { $0 } }
         #expect(log.values == ["seven"])
     }
 }

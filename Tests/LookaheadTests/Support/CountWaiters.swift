@@ -11,11 +11,24 @@
 /// registers a waiter, and whatever raises the tally takes the due ones with
 /// ``takeDue(tally:)`` under the lock and resumes them after unlocking.
 struct CountWaiters {
-    private var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    private var waiters: [(id: Int, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    private var nextID = 0
 
-    /// Adds a task waiting for the tally to reach `count`.
-    mutating func append(_ count: Int, _ continuation: CheckedContinuation<Void, Never>) {
-        waiters.append((count, continuation))
+    /// The tasks waiting.
+    var count: Int { waiters.count }
+
+    /// Adds a task waiting for the tally to reach `count`; returns its id, for ``remove(_:)``.
+    mutating func append(_ count: Int, _ continuation: CheckedContinuation<Void, Never>) -> Int {
+        nextID += 1
+        waiters.append((nextID, count, continuation))
+        return nextID
+    }
+
+    /// Removes and returns the waiter `id` if it is still waiting; resume it
+    /// once the lock is released.
+    mutating func remove(_ id: Int) -> CheckedContinuation<Void, Never>? {
+        guard let index = waiters.firstIndex(where: { $0.id == id }) else { return nil }
+        return waiters.remove(at: index).continuation
     }
 
     /// Removes and returns the waiters whose count `tally` has reached; resume
@@ -35,14 +48,32 @@ extension LockedValue {
     /// Returns once the tally at `tally` reaches `count`: at once if it
     /// already has, otherwise when a change to it takes this waiter from
     /// `waiters` with ``CountWaiters/takeDue(tally:)``.
-    func wait(until count: Int, of tally: KeyPath<Value, Int>, waiters: WritableKeyPath<Value, CountWaiters>) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let reached = withLock { state in
-                if state[keyPath: tally] >= count { return true }
-                state[keyPath: waiters].append(count, continuation)
-                return false
+    ///
+    /// Also returns, early, when the waiting task is cancelled: a test past
+    /// its time limit is cancelled, and ends (its next expectations fail)
+    /// rather than keeping the whole run waiting for a count that never comes.
+    func wait(
+        until count: Int, of tally: any KeyPath<Value, Int> & Sendable,
+        waiters: any WritableKeyPath<Value, CountWaiters> & Sendable
+    ) async {
+        let id = LockedValue<Int?>(nil)
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let returns = withLock { state in
+                    // Checked under the lock: a cancellation handler that ran
+                    // before the waiter was added found nothing to remove.
+                    if state[keyPath: tally] >= count || Task.isCancelled { return true }
+                    let registered = state[keyPath: waiters].append(count, continuation)
+                    id.withLock { $0 = registered }
+                    return false
+                }
+                if returns { continuation.resume() }
             }
-            if reached { continuation.resume() }
+        } onCancel: {
+            let continuation = withLock { state in
+                id.withLock { $0 }.flatMap { state[keyPath: waiters].remove($0) }
+            }
+            continuation?.resume()
         }
     }
 }

@@ -1,3 +1,4 @@
+import LookaheadTestSupport
 import Testing
 
 @testable import Lookahead
@@ -100,7 +101,7 @@ struct BatchUpdateMappingTests {
 }
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.queuedOnTheMainActor)
 struct TableViewBatchUpdateTests {
     typealias Fixtures = ViewFixtures
 

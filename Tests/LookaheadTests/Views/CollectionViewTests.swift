@@ -1,9 +1,10 @@
+import LookaheadTestSupport
 import Testing
 
 @testable import Lookahead
 
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.queuedOnTheMainActor)
 struct CollectionViewTests {
     typealias Fixtures = ViewFixtures
 

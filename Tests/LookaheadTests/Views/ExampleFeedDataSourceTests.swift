@@ -1,9 +1,10 @@
+import LookaheadTestSupport
 import Testing
 
 @testable import Lookahead
 
 @MainActor
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.queuedOnTheMainActor)
 struct ExampleFeedDataSourceTests {
     typealias Fixtures = ViewFixtures
     typealias Feed = ExampleFeedDataSource<Int, FeedPayload>

@@ -1,9 +1,10 @@
+import LookaheadTestSupport
 import Testing
 
 @testable import Lookahead
 
 @MainActor
-@Suite("Headless views: a carousel inside a feed's cell", .timeLimit(.minutes(1)))
+@Suite("Headless views: a carousel inside a feed's cell", .queuedOnTheMainActor)
 struct NestedCollectionViewTests {
     /// The items of a carousel of 30 items 120 pt wide, 10 pt apart, whose
     /// frames cross a 390 pt screen at horizontal offset `x` (clamped): the

@@ -1,3 +1,4 @@
+import LookaheadTestSupport
 import Testing
 
 @testable import Lookahead
@@ -6,7 +7,7 @@ import Testing
 /// reversals, jumps) while loads land in a random order, checked against a
 /// reference model of the server's list after every frame.
 @MainActor
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.queuedOnTheMainActor)
 struct PagedDataSourceRandomTests {
     static let serverCount = 600
 

@@ -1,8 +1,9 @@
+import LookaheadTestSupport
 import Testing
 
 @testable import Lookahead
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.queuedOnTheMainActor)
 @MainActor
 struct ViewLoadDurationTests {
     /// The rows a table with the adaptive policy asks for while it scrolls
