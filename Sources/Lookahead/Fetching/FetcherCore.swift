@@ -166,41 +166,24 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// cancelled (the loads go on).
     @inlinable
     func waitUntilIdle() async {
-        // The waiter's number, once registered: what the cancellation handler removes.
-        let registered = LockedValue<Int?>(nil)
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let returns = state.withLock { state in
-                    // Checked under the lock: a cancellation handler that ran
-                    // before the waiter was added found nothing to remove.
-                    if Task.isCancelled { return true }
-                    // Announce the waiter as the delivery count is read: a delivery
-                    // finishing later sees the flag.
-                    let deliveriesDone = deliveries.withLock { deliveries in
-                        deliveries.hasIdleWaiters = true
-                        return deliveries.inProgress == 0
-                    }
-                    if state.hasNothingToDo, deliveriesDone {
-                        if state.idleWaiters.isEmpty {
-                            deliveries.withLock { $0.hasIdleWaiters = false }
-                        }
-                        return true
-                    }
-                    state.nextIdleWaiterID += 1
-                    state.idleWaiters.append((state.nextIdleWaiterID, continuation))
-                    registered.withLock { $0 = state.nextIdleWaiterID }
-                    return false
+        await state.waitCancellably { state, continuation in
+            // Announce the waiter as the delivery count is read: a delivery
+            // finishing later sees the flag.
+            let deliveriesDone = deliveries.withLock { deliveries in
+                deliveries.hasIdleWaiters = true
+                return deliveries.inProgress == 0
+            }
+            if state.hasNothingToDo, deliveriesDone {
+                if state.idleWaiters.isEmpty {
+                    deliveries.withLock { $0.hasIdleWaiters = false }
                 }
-                if returns { continuation.resume() }
+                return nil
             }
-        } onCancel: {
-            let continuation = state.withLock { state -> CheckedContinuation<Void, Never>? in
-                guard let id = registered.withLock({ $0 }),
-                    let index = state.idleWaiters.firstIndex(where: { $0.id == id })
-                else { return nil }
-                return state.idleWaiters.remove(at: index).continuation
-            }
-            continuation?.resume()
+            state.nextIdleWaiterID += 1
+            state.idleWaiters.append((state.nextIdleWaiterID, continuation))
+            return state.nextIdleWaiterID
+        } remove: { state, id in
+            state.idleWaiters.firstIndex { $0.id == id }.map { state.idleWaiters.remove(at: $0).continuation }
         }
     }
 

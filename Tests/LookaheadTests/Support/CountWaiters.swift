@@ -56,24 +56,10 @@ extension LockedValue {
         until count: Int, of tally: any KeyPath<Value, Int> & Sendable,
         waiters: any WritableKeyPath<Value, CountWaiters> & Sendable
     ) async {
-        let id = LockedValue<Int?>(nil)
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let returns = withLock { state in
-                    // Checked under the lock: a cancellation handler that ran
-                    // before the waiter was added found nothing to remove.
-                    if state[keyPath: tally] >= count || Task.isCancelled { return true }
-                    let registered = state[keyPath: waiters].append(count, continuation)
-                    id.withLock { $0 = registered }
-                    return false
-                }
-                if returns { continuation.resume() }
-            }
-        } onCancel: {
-            let continuation = withLock { state in
-                id.withLock { $0 }.flatMap { state[keyPath: waiters].remove($0) }
-            }
-            continuation?.resume()
+        await waitCancellably { state, continuation in
+            state[keyPath: tally] >= count ? nil : state[keyPath: waiters].append(count, continuation)
+        } remove: { state, id in
+            state[keyPath: waiters].remove(id)
         }
     }
 }

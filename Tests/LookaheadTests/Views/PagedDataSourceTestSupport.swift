@@ -33,10 +33,9 @@ final class RecordingPageLoader: Sendable {
     }
 }
 
-/// Polls `condition` until it holds, and records a failure with `message`
-/// if the test's time limit ended the wait first (a suite using it has
-/// ``Testing/Trait/queuedOnTheMainActor``). Between polls it yields, then
-/// naps a millisecond, so that other tests on the main actor keep running.
+/// Polls `condition` (``yieldUntil(isolation:_:)``) until it holds, and
+/// records a failure with `message` if the test's time limit ended the wait
+/// first (a suite using it has ``Testing/Trait/queuedOnTheMainActor``).
 ///
 /// No wall-clock ceiling of its own: the main actor is shared with every
 /// other test of the run, and how long a delivery waits for it depends on
@@ -46,15 +45,7 @@ func waitUntil(
     _ message: @autoclosure () -> String, sourceLocation: SourceLocation = #_sourceLocation,
     _ condition: () -> Bool
 ) async {
-    var polls = 0
-    while !condition(), !Task.isCancelled {
-        polls += 1
-        if polls < 20 {
-            await Task.yield()
-        } else {
-            try? await Task.sleep(for: .milliseconds(1))
-        }
-    }
+    await yieldUntil(condition)
     #expect(condition(), "\(message())", sourceLocation: sourceLocation)
 }
 
