@@ -45,7 +45,7 @@ expect "--items" serve --items 3e17
 expect "--items must be in 0...1000000" serve --items 300000000000000000
 expect "at most 1000 times --latency-median" serve --latency-median 1 --latency-p99 100000
 expect "trace line 2: time 1000000000000000 ms is beyond 24 h" simulate --trace "$trace"
-expect "--latency-median: expected milliseconds above 0 and at most 600000" demo --no-ui --latency-median 1e300
+expect "--latency-median must be in 0...600000 ms" demo --no-ui --latency-median 1e300
 expect "--frames must be in 100...10000000" bench planner --frames 1000000000000
 expect "--max-waste must be in 0...1" tune --max-waste 2
 expect "--layout takes list:ROW_HEIGHT" tune --layout list:-4

@@ -5,9 +5,9 @@ import Lookahead
 public struct FeedServerConfiguration: Sendable {
     /// The address to bind; loopback by default. An IPv6 address is written
     /// without brackets (`::1`); the server's URL brackets it.
-    public var host: String
+    public var host = "127.0.0.1"
     /// The port to bind; `0` lets the system pick a free one (see ``FeedServer/port``).
-    public var port: Int
+    public var port = 0
     /// The number of items: ids `1...itemCount`, at most ``maximumItemCount``.
     public var itemCount: Int
     /// The seed of the data set (titles, authors, scores… derive from `(seed, id)`)
@@ -23,7 +23,7 @@ public struct FeedServerConfiguration: Sendable {
     /// rather than queued: a queue would hold the connection and its memory
     /// just the same, and a 503 is what a loaded server answers (clients
     /// retry it as a transient failure).
-    public var maximumWaitingRequests: Int
+    public var maximumWaitingRequests = 1_000
 
     /// The largest ``itemCount``: ids stay far from overflowing any arithmetic
     /// on them (an item's time is `base − 37·id`), and the unpaged id list
@@ -33,21 +33,14 @@ public struct FeedServerConfiguration: Sendable {
     /// The largest ``maximumWaitingRequests``.
     public static let maximumWaitingRequestsLimit = 100_000
 
-    /// Creates a configuration.
-    public init(
-        host: String = "127.0.0.1",
-        port: Int = 0,
-        itemCount: Int = 10_000,
-        seed: UInt64 = 1,
-        faults: FaultInjection = .none,
-        maximumWaitingRequests: Int = 1_000
-    ) {
-        self.host = host
-        self.port = port
+    /// Creates a configuration of what is served: `itemCount` items drawn
+    /// from `seed`, answered with `faults`. Where it listens (``host``,
+    /// ``port``) and how many requests may wait (``maximumWaitingRequests``)
+    /// start at their defaults: loopback, a free port, 1,000.
+    public init(itemCount: Int = 10_000, seed: UInt64 = 1, faults: FaultInjection = .none) {
         self.itemCount = itemCount
         self.seed = seed
         self.faults = faults
-        self.maximumWaitingRequests = maximumWaitingRequests
     }
 
     /// Checks that the configuration makes sense.

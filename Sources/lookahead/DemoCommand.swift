@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import Logging
 import LookaheadLive
+import LookaheadSimulation
 
 /// `lookahead demo`: Apple's prefetching sample, live in a terminal.
 struct DemoCommand: AsyncParsableCommand {
@@ -17,22 +19,19 @@ struct DemoCommand: AsyncParsableCommand {
     )
 
     @Option(help: "The prefetching strategy: adaptive, system, texture (2.5 screens ahead, 1.5 behind) or none.")
-    var strategy = "adaptive"
+    var strategy = DemoConfiguration.defaults.strategy.rawValue
 
     @Flag(help: "Show system beside --strategy: two grids, the same scroll, the same server, each blank count live.")
     var compare = false
 
     @Option(help: "The scripted scroll: skimming (drags, flicks, pauses), reading, photos, flinging or jumping.")
-    var script = "skimming"
+    var script = DemoConfiguration.defaults.script.rawValue
 
     @Option(help: "How long the scripted scroll runs, in seconds.")
-    var duration: Double = 15
+    var duration = DemoConfiguration.defaults.duration / .seconds(1)
 
-    @Option(help: "The embedded server's median latency, in milliseconds.")
-    var latencyMedian: Double = 120
-
-    @Option(help: "The embedded server's 99th-percentile latency, in milliseconds.")
-    var latencyP99: Double = 800
+    @OptionGroup(title: DemoCommand.latencyTitle)
+    var latency: LatencyOptions
 
     @Flag(help: "Scroll with the keyboard instead of the script (j/k, space, g/G, q).")
     var interactive = false
@@ -44,30 +43,42 @@ struct DemoCommand: AsyncParsableCommand {
     var server: String?
 
     @Option(help: "The seed of the scripted scroll.")
-    var seed: UInt64 = 1
+    var seed = DemoConfiguration.defaults.seed
 
     @Option(help: "Frames per second.")
-    var frameRate: Double = 30
+    var frameRate = DemoConfiguration.defaults.frameRate
 
     @Option(help: "The most loads that run at once.")
-    var concurrency = 6
+    var concurrency = DemoConfiguration.defaults.maxConcurrentLoads
 
     @Option(help: "How many items the embedded server serves.")
-    var items = 1_000
+    var items = DemoConfiguration.defaults.itemCount
 
     @Option(help: "The log level: trace, debug, info, notice, warning, error or critical.")
-    var logLevel = "info"
+    var logLevel = DemoConfiguration.defaults.logLevel.rawValue
 
     @Option(help: "Write logs to this file (without it, logs go nowhere while the grid is drawn).")
     var logFile: String?
 
+    /// The embedded server's latency without `--latency-median`, in milliseconds.
+    static let defaultLatencies = (
+        median: DemoConfiguration.defaults.latencyMedian / .milliseconds(1),
+        p99: DemoConfiguration.defaults.latencyP99 / .milliseconds(1)
+    )
+
+    /// The heading of the latency options in `--help`, with their defaults.
+    static let latencyTitle =
+        "The embedded server's latency (default: \(OptionRange.describe(defaultLatencies.median)) ms median, "
+        + "\(OptionRange.describe(defaultLatencies.p99)) ms p99)"
+
     var showsUI: Bool { !noUI && isatty(STDOUT_FILENO) != 0 && isatty(STDIN_FILENO) != 0 }
 
     func makeConfiguration() throws -> DemoConfiguration {
+        let latencies = latency.milliseconds(defaults: Self.defaultLatencies)
         do {
             return try DemoConfiguration.parse(
-                strategy: strategy, durationSeconds: duration, latencyMedianMilliseconds: latencyMedian,
-                latencyP99Milliseconds: latencyP99, interactive: interactive, showsUI: showsUI,
+                strategy: strategy, durationSeconds: duration, latencyMedianMilliseconds: latencies.median,
+                latencyP99Milliseconds: latencies.p99, interactive: interactive, showsUI: showsUI,
                 server: server, seed: seed, frameRate: frameRate, concurrency: concurrency, items: items,
                 logLevel: logLevel, compare: compare, script: script)
         } catch {

@@ -29,13 +29,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The seed of the data set and of random latencies and faults.")
     var seed: UInt64 = 1
 
-    @Option(help: "The median added latency, in milliseconds (0...600000).")
-    var latencyMedian: Double?
-
-    @Option(
-        help: "The 99th-percentile added latency, in milliseconds (default: the median; at most 1000 times the median)."
-    )
-    var latencyP99: Double?
+    @OptionGroup var latency: LatencyOptions
 
     @Option(help: "A bandwidth cap shared by all responses, in kilobytes (1,000 bytes) per second (0.001...10000000).")
     var bandwidth: Double?
@@ -66,15 +60,6 @@ struct ServeCommand: AsyncParsableCommand {
     func validate() throws {
         try OptionRange.check(port, "--port", in: 0...65_535, "")
         try OptionRange.check(items, "--items", in: 0...FeedServerConfiguration.maximumItemCount, "items")
-        if latencyP99 != nil && latencyMedian == nil {
-            throw ValidationError("--latency-p99 needs --latency-median")
-        }
-        if let latencyMedian {
-            try OptionRange.checkLatencies(
-                median: latencyMedian, "--latency-median", p99: latencyP99 ?? latencyMedian, "--latency-p99",
-                allowsZero: true, maximumMilliseconds: FaultInjection.maximumLatency / .milliseconds(1),
-                maximumRatio: FaultInjection.maximumLatencyRatio)
-        }
         if let bandwidth {
             try OptionRange.check(
                 bandwidth, "--bandwidth", in: 0.001...Self.maximumBandwidthKilobytes, "kilobytes per second")
@@ -99,19 +84,21 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func makeConfiguration() -> FeedServerConfiguration {
-        let median = Duration.microseconds(Int64((latencyMedian ?? 0) * 1_000))
+        let latencies = latency.milliseconds(defaults: (0, 0))
         let faults = FaultInjection(
-            latencyMedian: median,
-            latencyP99: latencyP99.map { .microseconds(Int64($0 * 1_000)) } ?? median,
+            latencyMedian: .microseconds(Int64(latencies.median * 1_000)),
+            latencyP99: .microseconds(Int64(latencies.p99 * 1_000)),
             bandwidthBytesPerSecond: bandwidth.map { max(1, Int(($0 * 1_000).rounded())) },
             serverErrorFraction: errorRate,
             truncatedBodyFraction: truncateRate,
             stallFraction: stallRate,
             malformedJSONFraction: malformedRate
         )
-        return FeedServerConfiguration(
-            host: host, port: port, itemCount: items, seed: seed, faults: faults,
-            maximumWaitingRequests: maxWaitingRequests)
+        var configuration = FeedServerConfiguration(itemCount: items, seed: seed, faults: faults)
+        configuration.host = host
+        configuration.port = port
+        configuration.maximumWaitingRequests = maxWaitingRequests
+        return configuration
     }
 
     func run() async throws {

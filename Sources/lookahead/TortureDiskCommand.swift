@@ -43,7 +43,8 @@ struct TortureDiskCommand: AsyncParsableCommand {
     var childExpected: String?
 
     func run() async throws {
-        let configuration = DiskTortureConfiguration(kills: kills, seed: seed, maxRunMilliseconds: maxRunMilliseconds)
+        var configuration = DiskTortureConfiguration(kills: kills, seed: seed)
+        configuration.maxRunMilliseconds = maxRunMilliseconds
         do {
             try configuration.validate()
         } catch {

@@ -55,8 +55,10 @@ struct TortureFetcherCommand: AsyncParsableCommand {
     }
 
     func makeConfiguration() -> FetcherTortureConfiguration {
-        FetcherTortureConfiguration(
-            operations: operations, seed: seed, threads: threads, includesReentrantRelease: reentrantRelease)
+        var configuration = FetcherTortureConfiguration(operations: operations, seed: seed)
+        configuration.threads = threads
+        configuration.includesReentrantRelease = reentrantRelease
+        return configuration
     }
 
     func run() async throws {
@@ -112,8 +114,12 @@ struct TortureFetcherCommand: AsyncParsableCommand {
             ("  permanent failures", "\(report.loader.permanentFailures)"),
             ("  gave up when cancelled", "\(report.loader.cancelled)"),
             ("  finished though cancelled", "\(report.loader.ignoredCancellations)"),
-            ("retries scheduled", "\(report.retriesScheduled)"),
-            ("cache hits", "\(report.cacheHits)"),
+            ("fetcher loads started", "\(report.fetcher.loadsStarted)"),
+            ("  completed", "\(report.fetcher.loadsCompleted)"),
+            ("  failed", "\(report.fetcher.loadsFailed)"),
+            ("  cancelled", "\(report.fetcher.loadsCancelled)"),
+            ("retries scheduled", "\(report.fetcher.retriesScheduled)"),
+            ("cache hits", "\(report.fetcher.cacheHits)"),
             ("checkpoints", "\(report.checkpoints)"),
             ("elapsed", String(format: "%.2f s", report.elapsedSeconds)),
             ("operations/s", String(format: "%.0f", report.operationsPerSecond)),

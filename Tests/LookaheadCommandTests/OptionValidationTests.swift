@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LookaheadLive
 import LookaheadSimulation
 import Testing
 
@@ -100,9 +101,11 @@ struct OptionValidationTests {
     }
 
     @Test(arguments: [
-        (["--latency-median", "inf"], "--latency-median: expected milliseconds above 0 and at most 600000"),
-        (["--latency-median", "1e300", "--latency-p99", "1e301"], "--latency-median: expected"),
-        (["--latency-median", "1", "--latency-p99", "5000"], "at most 1000 times the median"),
+        (["--latency-median", "inf"], "--latency-median must be in 0...600000 ms, got inf"),
+        (["--latency-median", "1e300", "--latency-p99", "1e301"], "--latency-median must be in 0...600000 ms"),
+        (["--latency-median", "1", "--latency-p99", "5000"], "at most 1000 times --latency-median"),
+        (["--latency-p99", "900"], "--latency-p99 needs --latency-median"),
+        (["--latency-median", "0"], "--latency-median: expected milliseconds above 0"),
         (["--duration", "inf"], "--duration: expected seconds above 0 and at most 3600"),
         (["--frame-rate", "inf"], "--frame-rate: expected 1 to 120"),
         (["--items", "0"], "--items: expected 1 to 100000"),
@@ -111,6 +114,21 @@ struct OptionValidationTests {
     func demoRefusesOutOfRange(arguments: [String], expected: String) {
         let message = refusal(DemoCommand.self, arguments + ["--no-ui"])
         #expect(message?.contains(expected) == true, "\(arguments): \(message ?? "accepted")")
+    }
+
+    @Test func theDemoTakesServeLatenciesWithItsOwnDefault() throws {
+        // Without --latency-median: a feed's latency, the demo's default
+        let plain = try DemoCommand.parse(["--no-ui"]).makeConfiguration()
+        #expect(plain.latencyMedian == DemoConfiguration.defaults.latencyMedian)
+        #expect(plain.latencyP99 == DemoConfiguration.defaults.latencyP99)
+        #expect(plain.latencyMedian == .milliseconds(120) && plain.latencyP99 == .milliseconds(800))
+
+        // With a median alone, as `serve` reads it: the 99th percentile is the median
+        let steady = try DemoCommand.parse(["--no-ui", "--latency-median", "50"]).makeConfiguration()
+        #expect(steady.latencyMedian == .milliseconds(50) && steady.latencyP99 == .milliseconds(50))
+        let spread = try DemoCommand.parse(["--no-ui", "--latency-median", "50", "--latency-p99", "400"])
+            .makeConfiguration()
+        #expect(spread.latencyMedian == .milliseconds(50) && spread.latencyP99 == .milliseconds(400))
     }
 
     @Test func ablateRefusesOutOfRange() {

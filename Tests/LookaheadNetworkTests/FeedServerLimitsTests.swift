@@ -8,6 +8,15 @@ import Testing
 /// finite, caps the requests that wait at once, and serves on IPv6 hosts.
 @Suite(.timeLimit(.minutes(1)))
 struct FeedServerLimitsTests {
+    /// A configuration of `itemCount` items, changed by `change`.
+    func configuration(
+        itemCount: Int = 10_000, _ change: (inout FeedServerConfiguration) -> Void
+    ) -> FeedServerConfiguration {
+        var configuration = FeedServerConfiguration(itemCount: itemCount)
+        change(&configuration)
+        return configuration
+    }
+
     func configurationError(_ configuration: FeedServerConfiguration) -> String? {
         do {
             try configuration.validate()
@@ -20,7 +29,7 @@ struct FeedServerLimitsTests {
     @Test func configurationsOutOfRangeAreRefused() {
         let cases: [(FeedServerConfiguration, String)] = [
             (FeedServerConfiguration(itemCount: 300_000_000_000_000_000), "itemCount must be in 0...1000000"),
-            (FeedServerConfiguration(maximumWaitingRequests: 0), "maximumWaitingRequests must be in"),
+            (configuration { $0.maximumWaitingRequests = 0 }, "maximumWaitingRequests must be in"),
             (
                 FeedServerConfiguration(faults: FaultInjection(latencyMedian: .seconds(601))),
                 "latencyMedian must be in"
@@ -72,7 +81,7 @@ struct FeedServerLimitsTests {
     @Test func requestsBeyondTheWaitingCapAreAnswered503() async throws {
         // Given a server that lets two requests wait at once, and two waiting
         let server = FeedServer(
-            configuration: FeedServerConfiguration(itemCount: 10, maximumWaitingRequests: 2), logger: quietLogger)
+            configuration: configuration(itemCount: 10) { $0.maximumWaitingRequests = 2 }, logger: quietLogger)
         let url = try await server.start()
         let loader = HTTPLoader(
             baseURL: url, configuration: .init(timeout: .seconds(5), maximumConnections: 8), logger: quietLogger)
@@ -151,15 +160,14 @@ struct FeedServerLimitsTests {
     }
 
     @Test func anIPv6HostIsBracketedInTheURL() throws {
-        #expect(try FeedServerConfiguration(host: "::1").baseURL(port: 8080).absoluteString == "http://[::1]:8080")
-        #expect(
-            try FeedServerConfiguration(host: "127.0.0.1").baseURL(port: 80).absoluteString == "http://127.0.0.1:80")
-        #expect(throws: FeedServerError.self) { try FeedServerConfiguration(host: "a b").baseURL(port: 80) }
+        #expect(try configuration { $0.host = "::1" }.baseURL(port: 8080).absoluteString == "http://[::1]:8080")
+        #expect(try FeedServerConfiguration().baseURL(port: 80).absoluteString == "http://127.0.0.1:80")
+        #expect(throws: FeedServerError.self) { try configuration { $0.host = "a b" }.baseURL(port: 80) }
     }
 
     @Test func aServerOnIPv6LoopbackStartsAndServes() async throws {
         // Given a server bound to ::1 (which crashed building its URL)
-        let server = FeedServer(configuration: FeedServerConfiguration(host: "::1", itemCount: 5), logger: quietLogger)
+        let server = FeedServer(configuration: configuration(itemCount: 5) { $0.host = "::1" }, logger: quietLogger)
 
         // When it starts
         let url = try await server.start()

@@ -6,31 +6,31 @@ public import LookaheadSimulation
 /// The demo's settings, checked: every value is in range once one exists.
 public struct DemoConfiguration: Sendable {
     /// The prefetching strategy shown.
-    public var strategy: DemoStrategy
+    public var strategy = DemoStrategy.adaptive
     /// How long the scripted scroll runs.
-    public var duration: Duration
+    public var duration = Duration.seconds(15)
     /// The embedded server's median latency per request.
-    public var latencyMedian: Duration
+    public var latencyMedian = Duration.milliseconds(120)
     /// The embedded server's 99th-percentile latency per request.
-    public var latencyP99: Duration
+    public var latencyP99 = Duration.milliseconds(800)
     /// Keys drive the scrolling instead of the script.
-    public var isInteractive: Bool
+    public var isInteractive = false
     /// A feed server to use instead of the embedded one.
     public var serverURL: URL?
     /// The seed of the scripted scroll.
-    public var seed: UInt64
+    public var seed: UInt64 = 1
     /// Frames per second.
-    public var frameRate: Double
+    public var frameRate: Double = 30
     /// The most loads that run at once.
-    public var maxConcurrentLoads: Int
+    public var maxConcurrentLoads = 6
     /// How many items the embedded server serves.
-    public var itemCount: Int
+    public var itemCount = 1_000
     /// The log level.
-    public var logLevel: Logger.Level
+    public var logLevel = Logger.Level.info
     /// Whether `system` is shown beside ``strategy`` (`--compare`).
-    public var isComparing: Bool
+    public var isComparing = false
     /// How the scripted scroll moves.
-    public var script: ScrollTraceGenerator.Style
+    public var script = ScrollTraceGenerator.Style.skimming
 
     /// The strategies shown, left to right: `system` and ``strategy`` when
     /// comparing, ``strategy`` alone otherwise.
@@ -40,30 +40,10 @@ public struct DemoConfiguration: Sendable {
     /// pauses), a feed's latency (120 ms median, 800 ms p99), 30 fps. At
     /// these, prefetching visibly matters: without it about one visible cell
     /// in eight is blank, with UIKit's window one in sixteen.
-    public static let defaults = DemoConfiguration(
-        strategy: .adaptive, duration: .seconds(15), latencyMedian: .milliseconds(120),
-        latencyP99: .milliseconds(800), isInteractive: false, serverURL: nil, seed: 1, frameRate: 30,
-        maxConcurrentLoads: 6, itemCount: 1_000, logLevel: .info, isComparing: false, script: .skimming)
+    public static let defaults = DemoConfiguration()
 
-    init(
-        strategy: DemoStrategy, duration: Duration, latencyMedian: Duration, latencyP99: Duration,
-        isInteractive: Bool, serverURL: URL?, seed: UInt64, frameRate: Double, maxConcurrentLoads: Int,
-        itemCount: Int, logLevel: Logger.Level, isComparing: Bool, script: ScrollTraceGenerator.Style
-    ) {
-        self.isComparing = isComparing
-        self.script = script
-        self.strategy = strategy
-        self.duration = duration
-        self.latencyMedian = latencyMedian
-        self.latencyP99 = latencyP99
-        self.isInteractive = isInteractive
-        self.serverURL = serverURL
-        self.seed = seed
-        self.frameRate = frameRate
-        self.maxConcurrentLoads = maxConcurrentLoads
-        self.itemCount = itemCount
-        self.logLevel = logLevel
-    }
+    /// The defaults, which `parse` changes.
+    init() {}
 
     /// Checks command-line values and builds a configuration from them.
     ///
@@ -89,10 +69,13 @@ public struct DemoConfiguration: Sendable {
     /// - Throws: ``DemoConfigurationError`` naming the option, the value and
     ///   what was expected.
     public static func parse(
-        strategy: String = "adaptive", durationSeconds: Double = 15, latencyMedianMilliseconds: Double = 120,
-        latencyP99Milliseconds: Double = 800, interactive: Bool = false, showsUI: Bool = true,
-        server: String? = nil, seed: UInt64 = 1, frameRate: Double = 30, concurrency: Int = 6, items: Int = 1_000,
-        logLevel: String = "info", compare: Bool = false, script: String = "skimming"
+        strategy: String = defaults.strategy.rawValue, durationSeconds: Double = defaults.duration / .seconds(1),
+        latencyMedianMilliseconds: Double = defaults.latencyMedian / .milliseconds(1),
+        latencyP99Milliseconds: Double = defaults.latencyP99 / .milliseconds(1), interactive: Bool = false,
+        showsUI: Bool = true, server: String? = nil, seed: UInt64 = defaults.seed,
+        frameRate: Double = defaults.frameRate, concurrency: Int = defaults.maxConcurrentLoads,
+        items: Int = defaults.itemCount, logLevel: String = defaults.logLevel.rawValue, compare: Bool = false,
+        script: String = defaults.script.rawValue
     ) throws(DemoConfigurationError) -> DemoConfiguration {
         guard let parsedStrategy = DemoStrategy(rawValue: strategy) else {
             throw DemoConfigurationError(
@@ -157,11 +140,20 @@ public struct DemoConfiguration: Sendable {
                 "--script: unknown scroll '\(script)'; expected one of "
                     + ScrollTraceGenerator.Style.allCases.map(\.rawValue).joined(separator: ", "))
         }
-        return DemoConfiguration(
-            strategy: parsedStrategy, duration: .milliseconds(Int64((durationSeconds * 1_000).rounded())),
-            latencyMedian: .microseconds(Int64((latencyMedianMilliseconds * 1_000).rounded())),
-            latencyP99: .microseconds(Int64((latencyP99Milliseconds * 1_000).rounded())), isInteractive: interactive,
-            serverURL: serverURL, seed: seed, frameRate: frameRate, maxConcurrentLoads: concurrency,
-            itemCount: items, logLevel: level, isComparing: compare, script: parsedScript)
+        var configuration = DemoConfiguration()
+        configuration.strategy = parsedStrategy
+        configuration.duration = .milliseconds(Int64((durationSeconds * 1_000).rounded()))
+        configuration.latencyMedian = .microseconds(Int64((latencyMedianMilliseconds * 1_000).rounded()))
+        configuration.latencyP99 = .microseconds(Int64((latencyP99Milliseconds * 1_000).rounded()))
+        configuration.isInteractive = interactive
+        configuration.serverURL = serverURL
+        configuration.seed = seed
+        configuration.frameRate = frameRate
+        configuration.maxConcurrentLoads = concurrency
+        configuration.itemCount = items
+        configuration.logLevel = level
+        configuration.isComparing = compare
+        configuration.script = parsedScript
+        return configuration
     }
 }

@@ -28,8 +28,7 @@ struct DemoFeedSource: Sendable {
                 latencyMedian: configuration.latencyMedian, latencyP99: configuration.latencyP99)
             let embedded = FeedServer(
                 configuration: FeedServerConfiguration(
-                    host: "127.0.0.1", port: 0, itemCount: configuration.itemCount, seed: configuration.seed,
-                    faults: faults),
+                    itemCount: configuration.itemCount, seed: configuration.seed, faults: faults),
                 logger: logger)
             baseURL = try await embedded.start()
             server = embedded

@@ -65,7 +65,7 @@ public struct RealReplay: Sendable {
         var bandwidth: Int?
         if case .bitsPerSecond(let bits) = scenario.network.bandwidth { bandwidth = max(1, Int((bits / 8).rounded())) }
         return FeedServerConfiguration(
-            host: "127.0.0.1", port: 0, itemCount: scenario.makeLayout().totalItemCount, seed: scenario.network.seed,
+            itemCount: scenario.makeLayout().totalItemCount, seed: scenario.network.seed,
             faults: FaultInjection(bandwidthBytesPerSecond: bandwidth))
     }
 

@@ -114,7 +114,7 @@ package struct StrategyDriver<Loader: StrategyLoader> {
     /// policy, how the loads are hedged, whether the planner is told where
     /// motions land, whether prefetches are dated.
     package mutating func useAdaptiveSettings(_ settings: AdaptiveSettings) {
-        useAdaptivePolicy(settings.makePolicy())
+        useAdaptivePolicy(settings.makeAdaptivePolicy())
         hedge(like: settings)
         landings = settings.announcesLandings ? announcedLandings() : nil
         datesPrefetches = settings.datesPrefetches

@@ -169,11 +169,15 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
 
     /// The policy with these settings (the concurrency limit is the fetcher's, not the policy's).
     public func makePolicy() -> PrefetchPolicy {
-        .custom(
-            AdaptivePrefetchPolicy(
-                margin: .milliseconds(marginMilliseconds), restingLeadingScreens: restingLeadingScreens,
-                restingTrailingScreens: restingTrailingScreens, yieldsToLandingZone: yieldsToLandingZone,
-                maxReachScreens: maxReachScreens, restingFloorScreens: restingFloorScreens))
+        .custom(makeAdaptivePolicy())
+    }
+
+    /// The adaptive window with these settings, on a list.
+    public func makeAdaptivePolicy() -> AdaptivePrefetchPolicy {
+        AdaptivePrefetchPolicy(
+            margin: .milliseconds(marginMilliseconds), restingLeadingScreens: restingLeadingScreens,
+            restingTrailingScreens: restingTrailingScreens, yieldsToLandingZone: yieldsToLandingZone,
+            maxReachScreens: maxReachScreens, restingFloorScreens: restingFloorScreens)
     }
 
     /// Swift code that applies these settings in an app, to paste: the

@@ -10,29 +10,22 @@ public struct DiskTortureConfiguration: Sendable, Codable, Equatable {
     /// The seed every random choice derives from.
     public var seed: UInt64
     /// How many distinct keys the child writes.
-    public var keyCount: Int
+    public var keyCount = 64
     /// The largest payload of one store, in bytes.
-    public var maxPayloadSize: Int
+    public var maxPayloadSize = 16 * 1024
     /// The cache's size limit, in bytes.
-    public var sizeLimit: Int
+    public var sizeLimit = 256 * 1024
     /// The cache's trim ratio.
-    public var trimRatio: Double
+    public var trimRatio = 0.7
     /// The longest the child runs before it is killed, in milliseconds; each
     /// kill comes after a seeded delay up to this.
-    public var maxRunMilliseconds: Int
+    public var maxRunMilliseconds = 300
 
-    /// A configuration small enough that sweeps happen every few stores.
-    public init(
-        kills: Int, seed: UInt64, keyCount: Int = 64, maxPayloadSize: Int = 16 * 1024, sizeLimit: Int = 256 * 1024,
-        trimRatio: Double = 0.7, maxRunMilliseconds: Int = 300
-    ) {
+    /// A configuration of `kills` from `seed`, the other fields at their
+    /// defaults: small enough that sweeps happen every few stores.
+    public init(kills: Int, seed: UInt64) {
         self.kills = kills
         self.seed = seed
-        self.keyCount = keyCount
-        self.maxPayloadSize = maxPayloadSize
-        self.sizeLimit = sizeLimit
-        self.trimRatio = trimRatio
-        self.maxRunMilliseconds = maxRunMilliseconds
     }
 
     /// Throws a message naming the first value out of range.

@@ -96,9 +96,7 @@ public struct FetcherTorture: Sendable {
                 round += 1
                 progress?(done)
             }
-            let statistics = fetcher.statistics
-            report.retriesScheduled = statistics.retriesScheduled
-            report.cacheHits = statistics.cacheHits
+            report.fetcher = fetcher.statistics
             world.releaseAll()
             leftOver = world.released.withLock { $0 }
         }

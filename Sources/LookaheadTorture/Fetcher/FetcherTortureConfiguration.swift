@@ -10,17 +10,17 @@ public struct FetcherTortureConfiguration: Sendable {
     /// The seed every operation sequence and loader outcome derives from.
     public var seed: UInt64
     /// The threads issuing operations at once (1…64).
-    public var threads: Int
+    public var threads = 4
     /// Whether `didComplete` closures and observation handlers capture other
     /// prefetchers and observations of the same fetcher, so that releasing one
     /// releases another from inside the fetcher.
-    public var includesReentrantRelease: Bool
+    public var includesReentrantRelease = true
     /// The keys operations draw from (2…100 000): few enough that requests
     /// share loads and hit the cache.
-    public var keyCount: Int
+    public var keyCount = 48
     /// Operations between two checkpoints, where the run waits for the fetcher
     /// to be idle and checks that every request has ended (1…10⁶).
-    public var operationsPerCheckpoint: Int
+    public var operationsPerCheckpoint = 4_096
 
     /// The allowed range of ``operations``.
     public static let operationsRange = 1...1_000_000_000
@@ -31,21 +31,11 @@ public struct FetcherTortureConfiguration: Sendable {
     /// The allowed range of ``operationsPerCheckpoint``.
     public static let operationsPerCheckpointRange = 1...1_000_000
 
-    /// Creates a configuration; ``validate()`` checks it.
-    public init(
-        operations: Int,
-        seed: UInt64,
-        threads: Int = 4,
-        includesReentrantRelease: Bool = true,
-        keyCount: Int = 48,
-        operationsPerCheckpoint: Int = 4_096
-    ) {
+    /// Creates a configuration of `operations` from `seed`, the other
+    /// fields at their defaults; ``validate()`` checks it.
+    public init(operations: Int, seed: UInt64) {
         self.operations = operations
         self.seed = seed
-        self.threads = threads
-        self.includesReentrantRelease = includesReentrantRelease
-        self.keyCount = keyCount
-        self.operationsPerCheckpoint = operationsPerCheckpoint
     }
 
     /// Throws a ``FetcherTortureConfigurationError`` naming the first value out of range.

@@ -1,6 +1,8 @@
 // The outcome of a fetcher torture run: violation counts (all zero when the
 // fetcher behaved) and tallies that show the run exercised what it should.
 
+public import Lookahead
+
 /// The result of a fetcher torture run.
 ///
 /// ``violations`` sums the violation counts; any non-zero count is a bug in
@@ -82,10 +84,9 @@ public struct FetcherTortureReport: Sendable, Encodable, Equatable {
 
     /// The loader's calls.
     public var loader = LoaderCalls()
-    /// Retries the fetcher scheduled.
-    public var retriesScheduled = 0
-    /// Requests the fetcher answered from its cache.
-    public var cacheHits = 0
+    /// The fetcher's own counters when the run ended (``AsyncFetcher/statistics``):
+    /// its loads, retries, cancellations, cache hits and hedges.
+    public var fetcher = FetchStatistics()
     /// Operations performed, by kind.
     public var operationCounts: [String: Int] = [:]
     /// Checkpoints passed (idle waits with every request checked).
@@ -100,7 +101,7 @@ public struct FetcherTortureReport: Sendable, Encodable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case operations, seed, threads, reentrantRelease, violations, requests, leakedTasks, loadsActiveAtIdle
-        case stuckPrefetches, loader, retriesScheduled, cacheHits, operationCounts, checkpoints, elapsedSeconds
+        case stuckPrefetches, loader, fetcher, operationCounts, checkpoints, elapsedSeconds
         case operationsPerSecond
     }
 
@@ -118,8 +119,7 @@ public struct FetcherTortureReport: Sendable, Encodable, Equatable {
         try container.encode(loadsActiveAtIdle, forKey: .loadsActiveAtIdle)
         try container.encode(stuckPrefetches, forKey: .stuckPrefetches)
         try container.encode(loader, forKey: .loader)
-        try container.encode(retriesScheduled, forKey: .retriesScheduled)
-        try container.encode(cacheHits, forKey: .cacheHits)
+        try container.encode(fetcher, forKey: .fetcher)
         try container.encode(operationCounts, forKey: .operationCounts)
         try container.encode(checkpoints, forKey: .checkpoints)
         try container.encode(elapsedSeconds, forKey: .elapsedSeconds)

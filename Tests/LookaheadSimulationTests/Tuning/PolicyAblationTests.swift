@@ -32,6 +32,25 @@ struct PolicyAblationTests {
         }
     }
 
+    @Test func theShippedSettingsRunAsTheShippedStrategyOnEveryScenario() async {
+        await onHeavyTestThread {
+            // Given every built-in scenario, seed 3, its first 20 seconds
+            for name in SimulationScenario.builtInNames {
+                let scenario = SimulationScenario.builtIn(named: name, seed: 3, duration: .seconds(20))!
+                let simulator = Simulator(scenario: scenario)
+
+                // When the shipped settings run as `tune` and `ablate` run them
+                let tuned = simulator.run(adaptive: .shipped(maxConcurrentLoads: scenario.maxConcurrentLoads))
+
+                // Then they are `simulate`'s `adaptive`, frame for frame: the shipped row of the ablation is what ships
+                let shipped = simulator.run(.adaptive)
+                #expect(tuned.blankCellFrames == shipped.blankCellFrames, "\(name)")
+                #expect(tuned.requests == shipped.requests, "\(name)")
+                #expect(tuned.wastedLoads == shipped.wastedLoads, "\(name)")
+            }
+        }
+    }
+
     @Test func aScenarioIsRunAsAdjusted() async {
         await onHeavyTestThread {
             // Given feed, seed 1, over a 100 kbit/s link instead of an unlimited one

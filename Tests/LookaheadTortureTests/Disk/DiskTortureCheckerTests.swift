@@ -86,8 +86,10 @@ struct DiskTortureCheckerTests {
     func aChildRunThatIsNotKilledChecksClean(seed: UInt64) throws {
         try withDirectory { directory in
             // Given a child's seeded run of 300 operations, small enough to sweep often
-            let configuration = DiskTortureConfiguration(
-                kills: 1, seed: seed, keyCount: 16, maxPayloadSize: 2048, sizeLimit: 8 * 1024)
+            var configuration = DiskTortureConfiguration(kills: 1, seed: seed)
+            configuration.keyCount = 16
+            configuration.maxPayloadSize = 2048
+            configuration.sizeLimit = 8 * 1024
             let lines = LockedValue("")
             try DiskTortureChild.run(
                 configuration: configuration, directory: directory, expected: "", round: 0, operationLimit: 300
@@ -109,7 +111,9 @@ struct DiskTortureCheckerTests {
     @Test func theConfigurationNamesTheValueOutOfRange() {
         #expect(throws: DiskTortureError.self) { try DiskTortureConfiguration(kills: 0, seed: 1).validate() }
         do {
-            try DiskTortureConfiguration(kills: 10, seed: 1, maxRunMilliseconds: 0).validate()
+            var configuration = DiskTortureConfiguration(kills: 10, seed: 1)
+            configuration.maxRunMilliseconds = 0
+            try configuration.validate()
             Issue.record("expected an error")
         } catch {
             #expect(error.description.contains("maxRunMilliseconds"))

@@ -11,9 +11,10 @@ struct FetcherTortureTests {
     static let seeds: [UInt64] = [1, 2, 3]
 
     func configuration(seed: UInt64, operations: Int = 3_000) -> FetcherTortureConfiguration {
-        FetcherTortureConfiguration(
-            operations: operations, seed: seed, threads: 4, includesReentrantRelease: false,
-            operationsPerCheckpoint: 500)
+        var configuration = FetcherTortureConfiguration(operations: operations, seed: seed)
+        configuration.includesReentrantRelease = false
+        configuration.operationsPerCheckpoint = 500
+        return configuration
     }
 
     @Test(arguments: seeds) func theRealFetcherHasNoViolations(seed: UInt64) async throws {
@@ -82,15 +83,15 @@ struct FetcherTortureTests {
         #expect(throws: FetcherTortureConfigurationError.self) {
             try FetcherTortureConfiguration(operations: 0, seed: 1).validate()
         }
-        let error = #expect(throws: FetcherTortureConfigurationError.self) {
-            try FetcherTortureConfiguration(operations: 10, seed: 1, threads: 65).validate()
-        }
+        var configuration = FetcherTortureConfiguration(operations: 10, seed: 1)
+        configuration.threads = 65
+        let error = #expect(throws: FetcherTortureConfigurationError.self) { try configuration.validate() }
         #expect(error?.description == "threads must be in 1...64, got 65")
         #expect(throws: FetcherTortureConfigurationError.self) {
             try FetcherTortureConfiguration(operations: 1_000_000_001, seed: 1).validate()
         }
-        #expect(throws: Never.self) {
-            try FetcherTortureConfiguration(operations: 1_000_000_000, seed: 1, threads: 64).validate()
-        }
+        configuration = FetcherTortureConfiguration(operations: 1_000_000_000, seed: 1)
+        configuration.threads = 64
+        #expect(throws: Never.self) { try configuration.validate() }
     }
 }

@@ -53,11 +53,29 @@ enum NestedPlanning {
     static let adaptiveInitialPrefetchItemCount = 1
 
     /// `adaptive`'s window of rows: resting at 1 screen ahead and 0.5 behind.
-    static let adaptiveRowPolicy = PrefetchPolicy.custom(
-        AdaptivePrefetchPolicy(restingLeadingScreens: 1, restingTrailingScreens: 0.5))
+    static let adaptiveRowPolicy = PrefetchPolicy.custom(adaptiveWindows(for: AdaptivePrefetchPolicy()).rows)
 
-    /// `adaptive`'s window along a swiped carousel: resting at 1 carousel width ahead.
-    static let adaptiveCarouselPolicy = PrefetchPolicy.custom(AdaptivePrefetchPolicy(restingLeadingScreens: 1))
+    /// `adaptive`'s window along a swiped carousel: resting at 1 carousel
+    /// width ahead and 1.5 behind.
+    static let adaptiveCarouselPolicy = PrefetchPolicy.custom(adaptiveWindows(for: AdaptivePrefetchPolicy()).carousels)
+
+    /// `adaptive`'s windows on a carousel feed when its window on a list is
+    /// `list`: the resting windows in the proportions the shipped ones have
+    /// to the list's 2.5 screens ahead and 1.5 behind — rows 1 ahead and 0.5
+    /// behind, a swiped carousel 1 ahead and 1.5 behind — and the rest of
+    /// `list` as it is. So `lookahead tune` and `ablate` score on carousels
+    /// what `simulate` runs: the shipped settings give the shipped windows.
+    static func adaptiveWindows(
+        for list: AdaptivePrefetchPolicy
+    ) -> (rows: AdaptivePrefetchPolicy, carousels: AdaptivePrefetchPolicy) {
+        let shipped = AdaptivePrefetchPolicy()
+        var rows = list
+        rows.restingLeadingScreens = list.restingLeadingScreens * 1 / shipped.restingLeadingScreens
+        rows.restingTrailingScreens = list.restingTrailingScreens * 0.5 / shipped.restingTrailingScreens
+        var carousels = list
+        carousels.restingLeadingScreens = rows.restingLeadingScreens
+        return (rows, carousels)
+    }
 
     /// `adaptive`'s nested planner with these policies.
     static func adaptive(
@@ -130,13 +148,17 @@ extension StrategyDriver {
             cancel: update.cancel.map { feed.flatIndex(of: $0) })
     }
 
-    /// Replaces `adaptive`'s policy (what `lookahead tune` scores): on both
-    /// axes of a carousel feed, the rows' window otherwise.
-    mutating func useAdaptivePolicy(_ policy: PrefetchPolicy) {
+    /// Replaces `adaptive`'s window on a list (what `lookahead tune`
+    /// scores): on a carousel feed, its windows of rows and along a swiped
+    /// carousel in the shipped proportions (``NestedPlanning/adaptiveWindows(for:)``).
+    mutating func useAdaptivePolicy(_ policy: AdaptivePrefetchPolicy) {
         if let feed = visibility.feed {
-            nested = .lookahead(NestedPlanning.adaptive(feed: feed.feed, policy: policy, carouselPolicy: policy))
+            let windows = NestedPlanning.adaptiveWindows(for: policy)
+            nested = .lookahead(
+                NestedPlanning.adaptive(
+                    feed: feed.feed, policy: .custom(windows.rows), carouselPolicy: .custom(windows.carousels)))
         } else {
-            planner = PrefetchPlanner(layout: layout, policy: policy)
+            planner = PrefetchPlanner(layout: layout, policy: .custom(policy))
         }
     }
 }

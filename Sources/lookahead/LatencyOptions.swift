@@ -1,0 +1,35 @@
+import ArgumentParser
+import LookaheadServer
+
+/// `--latency-median` and `--latency-p99`: the latency a feed server adds to
+/// its answers, for `serve` and for the server `demo` starts, checked in one
+/// place. Without `--latency-median` the command's own default applies.
+struct LatencyOptions: ParsableArguments {
+    @Option(help: "The median added latency, in milliseconds (0...600000).")
+    var latencyMedian: Double?
+
+    @Option(
+        help: "The 99th-percentile added latency, in milliseconds (default: the median; at most 1000 times the median)."
+    )
+    var latencyP99: Double?
+
+    /// Checks the two against each other and against the server's limits.
+    func validate() throws {
+        if latencyP99 != nil && latencyMedian == nil {
+            throw ValidationError("--latency-p99 needs --latency-median")
+        }
+        if let latencyMedian {
+            try OptionRange.checkLatencies(
+                median: latencyMedian, "--latency-median", p99: latencyP99 ?? latencyMedian, "--latency-p99",
+                allowsZero: true, maximumMilliseconds: FaultInjection.maximumLatency / .milliseconds(1),
+                maximumRatio: FaultInjection.maximumLatencyRatio)
+        }
+    }
+
+    /// The latencies given, in milliseconds (the p99 defaulting to the
+    /// median), or `defaults` without `--latency-median`.
+    func milliseconds(defaults: (median: Double, p99: Double)) -> (median: Double, p99: Double) {
+        guard let latencyMedian else { return defaults }
+        return (latencyMedian, latencyP99 ?? latencyMedian)
+    }
+}
