@@ -58,16 +58,18 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
     /// - Parameters:
     ///   - fetcher: loads the items of both axes; its load durations teach the policies.
     ///   - layout: the feed: its rows, and each carousel's items.
-    ///   - policy: the window of rows; the adaptive policy by default.
-    ///   - carouselPolicy: the window along a carousel being swiped; the adaptive policy by default.
+    ///   - policy: the window of rows; ``NestedPrefetchPlanner/defaultPolicy``
+    ///     (adaptive, resting at 1 screen ahead and 0.5 behind) by default.
+    ///   - carouselPolicy: the window along a carousel being swiped;
+    ///     ``NestedPrefetchPlanner/defaultCarouselPolicy`` by default.
     ///   - initialPrefetchItemCount: items beyond a coming carousel's visible span, from 0 to 1,000; 1 by default.
     ///   - key: the key of the item at a path, read on the main actor; `nil`
     ///     for a path with nothing to load.
     public init(
         fetcher: AsyncFetcher<Key, Value>,
         layout: CarouselFeedLayout,
-        policy: PrefetchPolicy = .adaptive,
-        carouselPolicy: PrefetchPolicy = .adaptive,
+        policy: PrefetchPolicy = NestedPrefetchPlanner.defaultPolicy,
+        carouselPolicy: PrefetchPolicy = NestedPrefetchPlanner.defaultCarouselPolicy,
         initialPrefetchItemCount: Int = 1,
         key: @escaping @MainActor (NestedItemPath) -> Key?
     ) {

@@ -10,7 +10,8 @@
 ///   ``initialPrefetchItemCount`` beyond them.
 /// - **A carousel being swiped** (its offset moved while on screen) gets a
 ///   planner of its own along its axis, with the carousel policy — the
-///   adaptive one by default — fed the carousel's offset and velocity.
+///   adaptive one by default (``defaultCarouselPolicy``) — fed the
+///   carousel's offset and velocity.
 ///   A visible carousel that was never swiped holds only its initial items:
 ///   most carousels are never swiped, and a resting window on each would
 ///   spend connections on what nobody sees.
@@ -83,12 +84,15 @@ public struct NestedPrefetchPlanner: Sendable {
     ///
     /// - Parameters:
     ///   - layout: the feed.
-    ///   - policy: the window of rows.
-    ///   - carouselPolicy: the window along a carousel being swiped.
+    ///   - policy: the window of rows; ``defaultPolicy`` (adaptive, resting
+    ///     at 1 screen ahead and 0.5 behind) by default.
+    ///   - carouselPolicy: the window along a carousel being swiped;
+    ///     ``defaultCarouselPolicy`` (adaptive, resting at 1 carousel width
+    ///     ahead) by default.
     ///   - initialPrefetchItemCount: items beyond a coming carousel's visible span (at least 0).
     public init(
-        layout: CarouselFeedLayout, policy: PrefetchPolicy = .adaptive, carouselPolicy: PrefetchPolicy = .adaptive,
-        initialPrefetchItemCount: Int = 1
+        layout: CarouselFeedLayout, policy: PrefetchPolicy = defaultPolicy,
+        carouselPolicy: PrefetchPolicy = defaultCarouselPolicy, initialPrefetchItemCount: Int = 1
     ) {
         precondition(
             initialPrefetchItemCount >= 0, "NestedPrefetchPlanner: initialPrefetchItemCount must not be negative")

@@ -188,21 +188,52 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
     /// Swift code that applies these settings in an app whose loads share a
     /// link of `bandwidth`: on a capped one, the fetcher hedges no prefetch
     /// at once (``hedgesDueSoonAtOnce(over:)``).
-    public func swiftCode(over bandwidth: NetworkModel.Bandwidth) -> String {
+    ///
+    /// For a feed of carousels (`nested`), the window is the list window
+    /// that the feed's coordinator sizes its windows of rows and along a
+    /// swiped carousel from (``NestedPrefetchPlanner/rowWindow(for:)``,
+    /// ``NestedPrefetchPlanner/carouselWindow(for:)``): what the simulator
+    /// scored there.
+    public func swiftCode(over bandwidth: NetworkModel.Bandwidth, nested: Bool = false) -> String {
         let dueSoon =
             hedgesSlowLoads && !hedgesDueSoonAtOnce(over: bandwidth) ? ", hedgesDueSoonAtOnce: false" : ""
-        return """
-            // Tuned by `lookahead tune` on your traces.
-            let prefetchPolicy: PrefetchPolicy = .custom(
-                AdaptivePrefetchPolicy(
-                    margin: .milliseconds(\(marginMilliseconds)),
-                    restingLeadingScreens: \(Self.literal(restingLeadingScreens)),
-                    restingTrailingScreens: \(Self.literal(restingTrailingScreens)),
-                    yieldsToLandingZone: \(yieldsToLandingZone),
-                    maxReachScreens: \(Self.literal(maxReachScreens))\(floorArgument)))
+        let fetcher = """
             let fetcher = AsyncFetcher<Key, Value>(
                 maxConcurrentLoads: \(maxConcurrentLoads), hedging: \(hedgingLiteral)\(dueSoon), load: load)
             """
+        guard nested else {
+            return """
+                // Tuned by `lookahead tune` on your traces.
+                let prefetchPolicy: PrefetchPolicy = .custom(
+                    \(policyLiteral(indent: "    ")))
+                \(fetcher)
+                """
+        }
+        return """
+            // Tuned by `lookahead tune` on your feed of carousels' traces.
+            let listWindow = \(policyLiteral(indent: ""))
+            \(fetcher)
+            let coordinator = NestedPrefetchCoordinator(
+                fetcher: fetcher, layout: feedLayout,
+                policy: .custom(NestedPrefetchPlanner.rowWindow(for: listWindow)),
+                carouselPolicy: .custom(NestedPrefetchPlanner.carouselWindow(for: listWindow)),
+                key: key)
+            """
+    }
+
+    /// The adaptive policy with these settings as Swift source, its lines
+    /// after the first indented by `indent`. The floor is always named: `nil`
+    /// for the fixed window, which is not the policy's default.
+    func policyLiteral(indent: String) -> String {
+        """
+        AdaptivePrefetchPolicy(
+        \(indent)    margin: .milliseconds(\(marginMilliseconds)),
+        \(indent)    restingLeadingScreens: \(Self.literal(restingLeadingScreens)),
+        \(indent)    restingTrailingScreens: \(Self.literal(restingTrailingScreens)),
+        \(indent)    yieldsToLandingZone: \(yieldsToLandingZone),
+        \(indent)    maxReachScreens: \(Self.literal(maxReachScreens)),
+        \(indent)    restingFloorScreens: \(pacedFloor.map(Self.literal) ?? "nil"))
+        """
     }
 
     /// How the fetcher hedges with these settings (`AsyncFetcher(hedging:)`):
@@ -229,12 +260,6 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
         case .after(let threshold): ".after(.milliseconds(\(Int(threshold / .milliseconds(1)))))"
         case .off: ".off"
         }
-    }
-
-    /// The floor's argument line: `nil` for the fixed window, which is not
-    /// the policy's default.
-    var floorArgument: String {
-        ",\n        restingFloorScreens: \(pacedFloor.map(Self.literal) ?? "nil")"
     }
 
     /// The floor when the window follows the reader's pace; `nil` for a fixed

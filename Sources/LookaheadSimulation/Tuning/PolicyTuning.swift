@@ -110,7 +110,7 @@ public struct PolicyTuning: Sendable {
             reference = TuningReport.Exhaustive(
                 best: all.best, bestAtRecommendedWaste: comparable, evaluated: all.evaluated.count)
         }
-        return TuningReport(
+        var report = TuningReport(
             rows: rows, recommended: recommended, maxWasteRatio: budget, evaluated: search.evaluated.count,
             paretoFront: search.paretoFront, lowerBoundTraining: trainingBound, lowerBoundHeldOut: heldOutBound,
             exhaustive: reference, heldOutResults: heldOutReport,
@@ -118,6 +118,8 @@ public struct PolicyTuning: Sendable {
                 guard case .bitsPerSecond(let bits) = training[0].network.bandwidth else { return nil }
                 return bits
             }())
+        report.isCarouselFeed = training[0].makeCarouselFeed() != nil
+        return report
     }
 
     /// The waste budget when the user sets none: `baseline`'s waste ratio

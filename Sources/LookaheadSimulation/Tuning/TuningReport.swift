@@ -53,6 +53,10 @@ public struct TuningReport: Sendable, Codable {
     /// the recommended fetcher hedges prefetches due soon at once
     /// (``AdaptiveSettings/swiftCode(over:)``).
     public var linkBitsPerSecond: Double?
+    /// Whether the traces scroll a feed of carousels: the pasted code then
+    /// makes its nested coordinator's windows from the recommended one
+    /// (``AdaptiveSettings/swiftCode(over:nested:)``).
+    public var isCarouselFeed = false
 
     /// On the held-out traces: (best fixed − recommended) / (best fixed − bound),
     /// the share of the gap to the bound the recommendation closes; `nil`
@@ -128,7 +132,9 @@ public struct TuningReport: Sendable, Codable {
             }
         } else {
             lines.append("Paste into your app:")
-            lines.append(recommended.swiftCode(over: linkBitsPerSecond.map { .bitsPerSecond($0) } ?? .unlimited))
+            lines.append(
+                recommended.swiftCode(
+                    over: linkBitsPerSecond.map { .bitsPerSecond($0) } ?? .unlimited, nested: isCarouselFeed))
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -105,6 +105,13 @@ struct PolicyTunerTests {
         #expect(settings.pacedFloor == nil)
         #expect(settings.swiftCode.contains("restingFloorScreens: nil))"))
         #expect(settings.description.contains("(fixed)"))
+        // On a feed of carousels, the coordinator's two windows are made from the list window, as they were scored
+        let nested = settings.swiftCode(over: .unlimited, nested: true)
+        #expect(nested.contains("let listWindow = AdaptivePrefetchPolicy(\n    margin: .milliseconds(300),"))
+        #expect(nested.contains("policy: .custom(NestedPrefetchPlanner.rowWindow(for: listWindow)),"))
+        #expect(nested.contains("carouselPolicy: .custom(NestedPrefetchPlanner.carouselWindow(for: listWindow)),"))
+        #expect(nested.contains("maxConcurrentLoads: 6"))
+        #expect(!nested.contains("let prefetchPolicy"))
     }
 
     @Test("hedging is an axis of the search, off and on, and the exhaustive search covers both")
@@ -118,6 +125,21 @@ struct PolicyTunerTests {
 
 @Suite("Policy tuning over the simulator", .timeLimit(.minutes(2)))
 struct PolicyTuningTests {
+    @Test("on a feed of carousels the pasted code makes the nested coordinator's windows from the recommended one")
+    func tuningACarouselFeed() throws {
+        let scenarios = (0..<3).compactMap {
+            SimulationScenario.builtIn(named: "carousels", seed: 2 + UInt64($0), duration: .seconds(2))
+        }
+        let report = PolicyTuning(training: Array(scenarios.prefix(2)), heldOut: [scenarios[2]]).run()
+
+        #expect(report.isCarouselFeed)
+        let text = report.text()
+        if report.betterBaseline == nil {
+            #expect(text.contains("NestedPrefetchCoordinator("))
+            #expect(text.contains("NestedPrefetchPlanner.rowWindow(for: listWindow)"))
+        }
+    }
+
     @Test("the recommendation keeps to the budget on the training traces and is scored on the held-out ones")
     func tuningRun() throws {
         let seed: UInt64 = 2
@@ -141,6 +163,7 @@ struct PolicyTuningTests {
         #expect(report.heldOutResults.scenarios[0].strategies.map(\.name).last == "recommended")
         #expect(report.lowerBoundHeldOut <= recommended.heldOut.blankCellFrames, "seed \(seed)")
         #expect(report.text().contains("Paste into your app:"))
+        #expect(!report.isCarouselFeed && !report.text().contains("NestedPrefetchCoordinator"))
         // The default budget: the best baseline's waste, plus its noise
         let best = try #require(
             report.rows.dropLast().min {

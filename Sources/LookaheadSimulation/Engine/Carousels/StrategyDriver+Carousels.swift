@@ -20,9 +20,10 @@ enum NestedPlanning {
     ///   rows, bringing each coming carousel's visible items and the next
     ///   one (a nested collection node preloads a little of itself), and the
     ///   same range along a swiped carousel.
-    /// - `adaptive`: the adaptive policy on both axes (``adaptiveRowPolicy``,
-    ///   ``adaptiveCarouselPolicy``), coming carousels bringing
-    ///   ``adaptiveInitialPrefetchItemCount`` items beyond their span.
+    /// - `adaptive`: the library's nested planner with its default windows
+    ///   (``NestedPrefetchPlanner/defaultPolicy``,
+    ///   ``NestedPrefetchPlanner/defaultCarouselPolicy``), coming carousels
+    ///   bringing ``adaptiveInitialPrefetchItemCount`` items beyond their span.
     init?(strategy: SimulationStrategy, feed: CarouselFeedLayout) {
         switch strategy {
         case .system, .nuke:
@@ -31,55 +32,29 @@ enum NestedPlanning {
             let range = PrefetchPolicy.screens(leading: 2.5, trailing: 1.5)
             self = .lookahead(NestedPrefetchPlanner(layout: feed, policy: range, carouselPolicy: range))
         case .adaptive:
-            self = .lookahead(
-                Self.adaptive(feed: feed, policy: Self.adaptiveRowPolicy, carouselPolicy: Self.adaptiveCarouselPolicy))
+            self = .lookahead(Self.adaptive(feed: feed))
         case .none, .all, .batch, .swiftui, .paged, .pagedFixed, .oracle:
             return nil
         }
     }
 
-    // `adaptive`'s settings on carousels, through the planner's settings
-    // only: the visible span of a coming (or resting, never swiped) carousel
-    // and 1 item beyond (a swipe starting there finds it ready), and smaller
-    // resting windows than the list's 2.5 / 1.5 screens — a coming row
-    // brings several items, and most rows are passed, not read. Seed 1 alone
-    // would pick 2 items beyond (99 blank cell-frames against 110), but then
-    // seed 6 wasted more than `texture` (97 loads against 90): an item beyond
-    // is wasted on every row passed without a swipe. With 1, seeds 1–6 waste
-    // 33–58 loads (`texture` 61–98) for 3.8% more blank cell-frames in sum
-    // (1,152 against 1,110; 0.12–0.32× `system`'s).
+    // `adaptive`'s settings on carousels are the library's defaults
+    // (`NestedPrefetchPlanner.defaultPolicy` and `defaultCarouselPolicy`,
+    // with 1 item beyond a coming carousel's span): what an app's nested
+    // coordinator does unless told otherwise. Seed 1 alone would pick 2
+    // items beyond (99 blank cell-frames against 110), but then seed 6 wasted
+    // more than `texture` (97 loads against 90): an item beyond is wasted on
+    // every row passed without a swipe. With 1, seeds 1–6 waste 33–58 loads
+    // (`texture` 61–98) for 3.8% more blank cell-frames in sum (1,152
+    // against 1,110; 0.12–0.32× `system`'s).
 
     /// Items beyond a coming carousel's visible span that `adaptive` asks for.
     static let adaptiveInitialPrefetchItemCount = 1
 
-    /// `adaptive`'s window of rows: resting at 1 screen ahead and 0.5 behind.
-    static let adaptiveRowPolicy = PrefetchPolicy.custom(adaptiveWindows(for: AdaptivePrefetchPolicy()).rows)
-
-    /// `adaptive`'s window along a swiped carousel: resting at 1 carousel
-    /// width ahead and 1.5 behind.
-    static let adaptiveCarouselPolicy = PrefetchPolicy.custom(adaptiveWindows(for: AdaptivePrefetchPolicy()).carousels)
-
-    /// `adaptive`'s windows on a carousel feed when its window on a list is
-    /// `list`: the resting windows in the proportions the shipped ones have
-    /// to the list's 2.5 screens ahead and 1.5 behind — rows 1 ahead and 0.5
-    /// behind, a swiped carousel 1 ahead and 1.5 behind — and the rest of
-    /// `list` as it is. So `lookahead tune` and `ablate` score on carousels
-    /// what `simulate` runs: the shipped settings give the shipped windows.
-    static func adaptiveWindows(
-        for list: AdaptivePrefetchPolicy
-    ) -> (rows: AdaptivePrefetchPolicy, carousels: AdaptivePrefetchPolicy) {
-        let shipped = AdaptivePrefetchPolicy()
-        var rows = list
-        rows.restingLeadingScreens = list.restingLeadingScreens * 1 / shipped.restingLeadingScreens
-        rows.restingTrailingScreens = list.restingTrailingScreens * 0.5 / shipped.restingTrailingScreens
-        var carousels = list
-        carousels.restingLeadingScreens = rows.restingLeadingScreens
-        return (rows, carousels)
-    }
-
     /// `adaptive`'s nested planner with these policies.
     static func adaptive(
-        feed: CarouselFeedLayout, policy: PrefetchPolicy, carouselPolicy: PrefetchPolicy
+        feed: CarouselFeedLayout, policy: PrefetchPolicy = NestedPrefetchPlanner.defaultPolicy,
+        carouselPolicy: PrefetchPolicy = NestedPrefetchPlanner.defaultCarouselPolicy
     ) -> NestedPrefetchPlanner {
         NestedPrefetchPlanner(
             layout: feed, policy: policy, carouselPolicy: carouselPolicy,
@@ -150,13 +125,14 @@ extension StrategyDriver {
 
     /// Replaces `adaptive`'s window on a list (what `lookahead tune`
     /// scores): on a carousel feed, its windows of rows and along a swiped
-    /// carousel in the shipped proportions (``NestedPlanning/adaptiveWindows(for:)``).
+    /// carousel in the default's proportions
+    /// (``NestedPrefetchPlanner/rowWindow(for:)``, ``NestedPrefetchPlanner/carouselWindow(for:)``).
     mutating func useAdaptivePolicy(_ policy: AdaptivePrefetchPolicy) {
         if let feed = visibility.feed {
-            let windows = NestedPlanning.adaptiveWindows(for: policy)
             nested = .lookahead(
                 NestedPlanning.adaptive(
-                    feed: feed.feed, policy: .custom(windows.rows), carouselPolicy: .custom(windows.carousels)))
+                    feed: feed.feed, policy: .custom(NestedPrefetchPlanner.rowWindow(for: policy)),
+                    carouselPolicy: .custom(NestedPrefetchPlanner.carouselWindow(for: policy))))
         } else {
             planner = PrefetchPlanner(layout: layout, policy: .custom(policy))
         }
