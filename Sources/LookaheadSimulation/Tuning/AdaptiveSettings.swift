@@ -59,8 +59,8 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
     public static let hedgesSlowLoadsByDefault = true
 
     /// The first screen's hedging prior the shipped `adaptive` strategy
-    /// uses: a visible cell's load that has run 34 ms (two frames) is
-    /// hedged, until three loads have landed.
+    /// uses, ``FetchHedging/recommended``'s: a visible cell's load that has
+    /// run 34 ms (two frames) is hedged, until three loads have landed.
     ///
     /// Before three loads land there is no p90 to hedge against, and every
     /// blank left on `feed` is the first screen waiting for its slowest
@@ -76,7 +76,10 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
     /// simulator hedged at each attempt's own threshold rather than at the
     /// next frame (seeds 2–11, 0 / 17 / 34 / 50 / 67 ms): fling 1,789 /
     /// 1,704 / 1,661 / 1,729 / 1,772, feed 575 / 579 / 579 / 581 / 595.
-    public static let hedgePriorByDefault: Int? = 34
+    public static let hedgePriorByDefault: Int? = {
+        guard case .afterP90WithPrior(let prior) = FetchHedging.recommended else { return nil }
+        return Int(prior / .milliseconds(1))
+    }()
 
     /// Whether the shipped `adaptive` strategy is told where a motion lands
     /// on generated traces (``ScrollFrame/targetOffset``: a fling's at its

@@ -51,6 +51,14 @@ struct PolicyAblationTests {
         }
     }
 
+    @Test func theShippedFetcherHedgesAsTheRecommendedHedgingAnAppPasses() {
+        // The hedging `adaptive`'s figures include is the one the README and the articles have an app pass
+        let shipped = AdaptiveSettings.shipped(maxConcurrentLoads: 6)
+        #expect(shipped.fetcherHedging == FetchHedging.recommended)
+        #expect(shipped.hedgesDueSoonAtOnce(over: .unlimited))
+        #expect(shipped.swiftCode.contains("hedging: .afterP90WithPrior(.milliseconds(34))"))
+    }
+
     @Test func aScenarioIsRunAsAdjusted() async {
         await onHeavyTestThread {
             // Given feed, seed 1, over a 100 kbit/s link instead of an unlimited one

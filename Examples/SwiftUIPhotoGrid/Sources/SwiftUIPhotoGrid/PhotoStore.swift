@@ -19,7 +19,9 @@ public final class PhotoStore {
     /// The photos, in grid order.
     public let photos = (0..<5_000).map(Photo.init(id:))
     /// The loader every cell and prefetch shares.
-    public let fetcher = AsyncFetcher<Photo.ID, PhotoImage>(maxConcurrentLoads: 6) { id in
+    public let fetcher = AsyncFetcher<Photo.ID, PhotoImage>(
+        maxConcurrentLoads: 6, hedging: .recommended, hedgesDueSoonAtOnce: false
+    ) { id in
         try await Task.sleep(for: .milliseconds(150 + id % 300))
         return PhotoImage(hue: Double(id % 360) / 360)
     }

@@ -21,7 +21,7 @@
 
         public init() {
             let api = FeedAPI()
-            fetcher = AsyncFetcher(maxConcurrentLoads: 6) { id in try await api.body(of: id) }
+            fetcher = AsyncFetcher(maxConcurrentLoads: 6, hedging: .recommended) { id in try await api.body(of: id) }
             pager = Pager(configuration: PagingConfiguration(pageSize: 30)) { request in try await api.posts(request) }
             super.init(nibName: nil, bundle: nil)
         }
