@@ -24,10 +24,14 @@ public enum PrefetchPolicy: Sendable {
     }
 
     /// Whether the policy is an app's own: it may change its window with
-    /// time alone, and may repeat an item in it.
+    /// time alone, and may repeat an item in it. The library's own policies,
+    /// however configured and wrapped in `custom` (as
+    /// ``NestedPrefetchPlanner/defaultPolicy`` is), keep the built-in cases'
+    /// promises: distinct items, and at rest the same window for the same
+    /// visible rect.
     var isCustom: Bool {
-        if case .custom = self { return true }
-        return false
+        guard case .custom(let policy) = self else { return false }
+        return !(policy is AdaptivePrefetchPolicy || policy is ScreensPrefetchPolicy || policy is SystemPrefetchPolicy)
     }
 }
 

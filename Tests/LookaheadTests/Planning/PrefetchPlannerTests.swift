@@ -233,6 +233,17 @@ struct PrefetchPlannerTests {
         #expect(planner.prefetched == Set(paths(20...20)))
     }
 
+    @Test func theLibrarysOwnPoliciesKeepTheirPromisesWhenWrappedAsCustom() {
+        // The library's policies, however configured, keep the built-in cases' fast paths (the nested planner's
+        // default windows are adaptive policies wrapped in `custom`)
+        #expect(!PrefetchPolicy.custom(AdaptivePrefetchPolicy(restingLeadingScreens: 1)).isCustom)
+        #expect(!PrefetchPolicy.custom(ScreensPrefetchPolicy(leading: 1, trailing: 0)).isCustom)
+        #expect(!PrefetchPolicy.custom(SystemPrefetchPolicy(gridRows: 2)).isCustom)
+        #expect(!NestedPrefetchPlanner.defaultPolicy.isCustom && !NestedPrefetchPlanner.defaultCarouselPolicy.isCustom)
+        // An app's own policy may repeat items and move at rest: it is run every frame and its window deduplicated
+        #expect(PrefetchPolicy.custom(ScriptedPolicy(windows: [])).isCustom)
+    }
+
     @Test func aMillionItemsCostNoMoreCallsThanAThousand() {
         // Correctness at scale (timing is the planner benchmark's business)
         var planner = PrefetchPlanner(layout: photoGrid(items: 1_000_000), policy: .system)
