@@ -17,9 +17,12 @@ public final class Pager<Item: Identifiable & Sendable>: Sendable {
     private struct State {
         var machine: PagingStateMachine<Item>
         /// The task working for each request, with a serial so that a task
-        /// that ends late does not forget its successor for the same request.
+        /// that ends late neither forgets its successor for the same request
+        /// nor speaks for it.
         var tasks: [PageRequest: (serial: Int, task: Task<Void, Never>)] = [:]
         var nextSerial = 0
+        /// Endings of tasks no longer working for their request, dropped.
+        var staleEndingsDropped = 0
         var onChange: (@Sendable () -> Void)?
         /// How long successful loads took, on the injected clock.
         var latencies = LoadDurationEstimator(quantile: 0.9, capacity: 32)
@@ -119,6 +122,11 @@ public final class Pager<Item: Identifiable & Sendable>: Sendable {
         state.withLock { $0.tasks[request] != nil }
     }
 
+    /// How many tasks ended after they stopped working for their request
+    /// (cancelled, their request asked for again): their results were
+    /// dropped (a test hook).
+    package var staleEndingsDropped: Int { state.withLock { $0.staleEndingsDropped } }
+
     // MARK: Events
 
     /// Loads the first page.
@@ -149,8 +157,14 @@ public final class Pager<Item: Identifiable & Sendable>: Sendable {
         endingTask: (request: PageRequest, serial: Int)? = nil,
         _ event: (inout PagingStateMachine<Item>) -> [PagingStateMachine<Item>.Action]
     ) {
-        let (onChange, cancelled) = state.withLock { state in
-            if let endingTask, state.tasks[endingTask.request]?.serial == endingTask.serial {
+        let (onChange, cancelled) = state.withLock { state -> ((@Sendable () -> Void)?, [Task<Void, Never>]) in
+            if let endingTask {
+                // A task cancelled, whose request was asked for again, must not
+                // end the new attempt: the machine knows requests, not attempts.
+                guard state.tasks[endingTask.request]?.serial == endingTask.serial else {
+                    state.staleEndingsDropped += 1
+                    return (nil, [])
+                }
                 state.tasks[endingTask.request] = nil
             }
             let actions = event(&state.machine)
