@@ -23,7 +23,8 @@ enum NestedPlanning {
     /// - `adaptive`: the library's nested planner with its default windows
     ///   (``NestedPrefetchPlanner/defaultPolicy``,
     ///   ``NestedPrefetchPlanner/defaultCarouselPolicy``), coming carousels
-    ///   bringing ``adaptiveInitialPrefetchItemCount`` items beyond their span.
+    ///   bringing the planner's default `initialPrefetchItemCount` (1) items
+    ///   beyond their span.
     init?(strategy: SimulationStrategy, feed: CarouselFeedLayout) {
         switch strategy {
         case .system, .nuke:
@@ -48,17 +49,13 @@ enum NestedPlanning {
     // (`texture` 61–98) for 3.8% more blank cell-frames in sum (1,152
     // against 1,110; 0.12–0.32× `system`'s).
 
-    /// Items beyond a coming carousel's visible span that `adaptive` asks for.
-    static let adaptiveInitialPrefetchItemCount = 1
-
-    /// `adaptive`'s nested planner with these policies.
+    /// `adaptive`'s nested planner with these policies, and otherwise the
+    /// library's defaults: what an app's coordinator runs.
     static func adaptive(
         feed: CarouselFeedLayout, policy: PrefetchPolicy = NestedPrefetchPlanner.defaultPolicy,
         carouselPolicy: PrefetchPolicy = NestedPrefetchPlanner.defaultCarouselPolicy
     ) -> NestedPrefetchPlanner {
-        NestedPrefetchPlanner(
-            layout: feed, policy: policy, carouselPolicy: carouselPolicy,
-            initialPrefetchItemCount: adaptiveInitialPrefetchItemCount)
+        NestedPrefetchPlanner(layout: feed, policy: policy, carouselPolicy: carouselPolicy)
     }
 
     mutating func update(
