@@ -6,7 +6,9 @@ import Lookahead
 ///
 /// Each list has seeded heights of 60–180 pt on a 390×844 viewport; the
 /// planner follows a scroll of 10 pt per frame (600 pt/s at 60 Hz) starting
-/// in the middle of the list, once with `.system` and once with `.adaptive`.
+/// in the middle of the list and turning back at either end (``BouncingScroll``:
+/// a list run past its end has nothing to plan, so any `frames` compares),
+/// once with `.system` and once with `.adaptive`.
 /// As in an app, loads complete while it scrolls: every third frame the
 /// planner is told of one that took a seeded 60–800 ms (the adaptive policy
 /// keeps a running quantile of them; the system policy ignores them), and
@@ -72,21 +74,15 @@ public struct PlannerBenchmark: Sendable {
         let layout = CarouselFeedLayout(width: 390, rows: rows)
         var planner = NestedPrefetchPlanner(layout: layout)
         let viewport = Size(width: 390, height: 844)
-        let maxOffset = layout.outer.contentSize.height - viewport.height
+        var scroll = BouncingScroll(start: 0, contentHeight: layout.outer.contentSize.height, viewport: viewport)
         let clock = ContinuousClock()
         var samples: [Duration] = []
         var emitted = 0
-        var offset = 0.0
-        var step = 10.0
         for frame in 0..<(warmUpFrames + frames) {
-            if offset + step > maxOffset || offset + step < 0 { step = -step }
-            offset += step
-            let time = Duration.nanoseconds(16_666_667) * frame
-            let row = min(99, Int((offset + viewport.height / 2) / 200))
+            let scrollFrame = scroll.next()
+            let row = min(99, Int((scrollFrame.visibleRect.minY + viewport.height / 2) / 200))
             let swipe = NestedPrefetchPlanner.CarouselScroll(
                 row: row, offset: Double(frame % 600) * 15, velocity: 900)
-            let scrollFrame = ScrollFrame(
-                visibleRect: Rect(origin: Point(x: 0, y: offset), size: viewport), velocity: step * 60, time: time)
             let start = clock.now
             let update = planner.update(scrollFrame, carousels: [swipe])
             let elapsed = start.duration(to: clock.now)
@@ -133,20 +129,13 @@ public struct PlannerBenchmark: Sendable {
         let heights = (0..<items).map { _ in 60 + Double(generator.next(upperBound: 121 as UInt64)) }
         let layout = ListLayout(width: 390, heights: [heights])
         var planner = PrefetchPlanner(layout: layout, policy: policy)
-        let viewport = Size(width: 390, height: 844)
-        var offset = layout.contentSize.height / 2
-        let step = 10.0
-        let frameDuration = Duration.nanoseconds(16_666_667)
-        var time = Duration.zero
+        var scroll = Self.listScroll(over: layout)
         let clock = ContinuousClock()
         var samples: [Duration] = []
         samples.reserveCapacity(frames)
         var emitted = 0
         for frame in 0..<(warmUpFrames + frames) {
-            offset += step
-            time += frameDuration
-            let scrollFrame = ScrollFrame(
-                visibleRect: Rect(origin: Point(x: 0, y: offset), size: viewport), velocity: step * 60, time: time)
+            let scrollFrame = scroll.next()
             let completed = Duration.milliseconds(60 + Int64(generator.next(upperBound: 741 as UInt64)))
             let start = clock.now
             if frame.isMultiple(of: 3) { planner.observeLoadDuration(completed) }
@@ -160,6 +149,45 @@ public struct PlannerBenchmark: Sendable {
         let median = samples[samples.count / 2]
         let p99 = samples[min(samples.count - 1, samples.count * 99 / 100)]
         return Result(name: name, items: items, medianNs: median.nanoseconds, p99Ns: p99.nanoseconds)
+    }
+}
+
+extension PlannerBenchmark {
+    /// The lists' scroll: from the middle of the list, down, turning back
+    /// at either end.
+    static func listScroll(over layout: ListLayout) -> BouncingScroll {
+        BouncingScroll(
+            start: layout.contentSize.height / 2, contentHeight: layout.contentSize.height,
+            viewport: Size(width: 390, height: 844))
+    }
+}
+
+/// A steady scroll of 10 pt a frame at 60 Hz (600 pt/s) that turns back at
+/// either end of the content: however many frames a run asks for, every one
+/// shows content, so that two lists' costs compare (a list run past its end
+/// has nothing left to plan, and its cost drops).
+struct BouncingScroll {
+    /// The farthest the viewport's top goes.
+    let maxOffset: Double
+    let viewport: Size
+    private(set) var offset: Double
+    private(set) var step = 10.0
+    private var frame = 0
+
+    init(start: Double, contentHeight: Double, viewport: Size) {
+        maxOffset = max(0, contentHeight - viewport.height)
+        self.viewport = viewport
+        offset = min(max(0, start), maxOffset)
+    }
+
+    /// The next frame: one step on, turned back where the step would leave the content.
+    mutating func next() -> ScrollFrame {
+        if offset + step > maxOffset || offset + step < 0 { step = -step }
+        offset = min(max(0, offset + step), maxOffset)
+        frame += 1
+        return ScrollFrame(
+            visibleRect: Rect(origin: Point(x: 0, y: offset), size: viewport), velocity: step * 60,
+            time: .nanoseconds(16_666_667) * frame)
     }
 }
 
