@@ -58,6 +58,12 @@ expect "--bandwidth must be in 1...10000000 kbit/s" simulate --bandwidth 0
 expect "/nonexistent/trace.csv" tune --trace /nonexistent/trace.csv
 expect "/nonexistent/trace.csv" ablate --seeds 1 --scenario feed --trace /nonexistent/trace.csv
 expect "--latency-profile /nonexistent/profile.json: not a latency profile" tune --duration 2 --latency-profile /nonexistent/profile.json
+profile=$(mktemp --suffix=.json)
+echo '{"version":1,"capacity":10,"loadMilliseconds":[0,0,0],"recordedCount":3}' >"$profile"
+expect "its median must be above 0 and at most 600000 ms, got 0" tune --duration 2 --latency-profile "$profile"
+echo '{"version":1,"capacity":10,"loadMilliseconds":[],"recordedCount":0}' >"$profile"
+expect "needs at least one load" tune --duration 2 --latency-profile "$profile"
+rm -f "$profile"
 expect "cannot write the report to /nonexistent" simulate --scenario feed --duration 2 --report /nonexistent/dir/report.html
 expect "--step-time-limit must be in 1...86400 seconds" bench engine --step-time-limit inf
 

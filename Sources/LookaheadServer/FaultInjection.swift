@@ -1,5 +1,5 @@
 import Foundation
-import Lookahead
+package import Lookahead
 
 /// The latency and the faults a ``FeedServer`` adds to its answers.
 ///
@@ -62,21 +62,20 @@ public struct FaultInjection: Sendable, Hashable {
     /// The widest bandwidth cap, in bytes per second (10 GB/s).
     public static let maximumBandwidthBytesPerSecond = 10_000_000_000
 
+    /// The added latencies a server takes: a median in 0...``maximumLatency``
+    /// (0 adds none), a 99th percentile from the median to ``maximumLatency``,
+    /// at most ``maximumLatencyRatio`` times a median above 0. The one rule
+    /// for ``validate()``, `lookahead serve` and the demo.
+    package static let latencyLimits: LatencyLimits = (true, maximumLatency, maximumLatencyRatio)
+
     /// Checks that the configuration makes sense.
     ///
     /// - Throws: ``FeedServerError/invalidConfiguration(_:)`` saying what is wrong.
     public func validate() throws(FeedServerError) {
-        try checkRange(
-            "latencyMedian", latencyMedian, in: .zero...Self.maximumLatency, else: FeedServerError.invalidConfiguration)
-        if !(latencyMedian...Self.maximumLatency).contains(latencyP99) {
-            throw .invalidConfiguration(
-                "latencyP99 must be in latencyMedian (\(latencyMedian))...\(Self.maximumLatency), got \(latencyP99)")
-        }
-        if latencyMedian > .zero, latencyP99 / latencyMedian > Self.maximumLatencyRatio {
-            throw .invalidConfiguration(
-                "latencyP99 (\(latencyP99)) must be at most \(Int(Self.maximumLatencyRatio)) times latencyMedian "
-                    + "(\(latencyMedian))")
-        }
+        let problem = latencyProblem(
+            medianMilliseconds: latencyMedian / .milliseconds(1), p99Milliseconds: latencyP99 / .milliseconds(1),
+            names: ("latencyMedian", "latencyP99"), within: Self.latencyLimits)
+        if let problem { throw .invalidConfiguration(problem) }
         if let bandwidthBytesPerSecond {
             try checkRange(
                 "bandwidthBytesPerSecond", bandwidthBytesPerSecond, in: 1...Self.maximumBandwidthBytesPerSecond,

@@ -1,9 +1,11 @@
 import ArgumentParser
+import Lookahead
 import LookaheadServer
 
 /// `--latency-median` and `--latency-p99`: the latency a feed server adds to
-/// its answers, for `serve` and for the server `demo` starts, checked in one
-/// place. Without `--latency-median` the command's own default applies.
+/// its answers, for `serve` and for the server `demo` starts, checked by the
+/// server's own rule (`FaultInjection.latencyLimits`). Without
+/// `--latency-median` the command's own default applies.
 struct LatencyOptions: ParsableArguments {
     @Option(help: "The median added latency, in milliseconds (0...600000).")
     var latencyMedian: Double?
@@ -19,10 +21,10 @@ struct LatencyOptions: ParsableArguments {
             throw ValidationError("--latency-p99 needs --latency-median")
         }
         if let latencyMedian {
-            try OptionRange.checkLatencies(
-                median: latencyMedian, "--latency-median", p99: latencyP99 ?? latencyMedian, "--latency-p99",
-                allowsZero: true, maximumMilliseconds: FaultInjection.maximumLatency / .milliseconds(1),
-                maximumRatio: FaultInjection.maximumLatencyRatio)
+            let problem = latencyProblem(
+                medianMilliseconds: latencyMedian, p99Milliseconds: latencyP99 ?? latencyMedian,
+                names: ("--latency-median", "--latency-p99"), within: FaultInjection.latencyLimits)
+            if let problem { throw ValidationError(problem) }
         }
     }
 

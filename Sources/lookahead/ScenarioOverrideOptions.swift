@@ -31,10 +31,10 @@ struct ScenarioOverrideOptions: ParsableArguments {
             throw ValidationError("--latency-median and --latency-p99 go together")
         }
         if let latencyMedian, let latencyP99 {
-            try OptionRange.checkLatencies(
-                median: latencyMedian, "--latency-median", p99: latencyP99, "--latency-p99", allowsZero: false,
-                maximumMilliseconds: SimulationScenario.maximumLatency / .milliseconds(1),
-                maximumRatio: SimulationScenario.maximumLatencyRatio)
+            let problem = latencyProblem(
+                medianMilliseconds: latencyMedian, p99Milliseconds: latencyP99,
+                names: ("--latency-median", "--latency-p99"), within: SimulationScenario.latencyLimits)
+            if let problem { throw ValidationError(problem) }
         }
         if let bandwidth { try OptionRange.check(bandwidth, "--bandwidth", in: 1...10_000_000, "kbit/s") }
         if let viewport, Self.parseViewport(viewport) == nil {

@@ -200,15 +200,14 @@ struct TuneCommand: ParsableCommand {
         } catch {
             throw CommandError("--latency-profile \(latencyProfile): not a latency profile (\(error))")
         }
-        let maximum = SimulationScenario.maximumLatency / .milliseconds(1)
-        guard let median = profile.milliseconds(atQuantile: 0.5), let p99 = profile.milliseconds(atQuantile: 0.99),
-            median > 0, p99 <= maximum, p99 / median <= SimulationScenario.maximumLatencyRatio
+        guard let median = profile.milliseconds(atQuantile: 0.5), let p99 = profile.milliseconds(atQuantile: 0.99)
         else {
-            throw CommandError(
-                "--latency-profile \(latencyProfile): needs at least one load, a median above 0 and a 99th "
-                    + "percentile at most \(Int(maximum)) ms and \(Int(SimulationScenario.maximumLatencyRatio)) times "
-                    + "the median")
+            throw CommandError("--latency-profile \(latencyProfile): needs at least one load")
         }
+        let problem = latencyProblem(
+            medianMilliseconds: median, p99Milliseconds: p99, names: ("its median", "its 99th percentile"),
+            within: SimulationScenario.latencyLimits)
+        if let problem { throw CommandError("--latency-profile \(latencyProfile): \(problem)") }
         return (.microseconds(Int64(median * 1_000)), .microseconds(Int64(p99 * 1_000)))
     }
 

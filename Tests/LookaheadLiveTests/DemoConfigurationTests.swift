@@ -1,5 +1,6 @@
 import Foundation
 import Lookahead
+import LookaheadServer
 import LookaheadSimulation
 import Testing
 
@@ -60,12 +61,11 @@ struct DemoConfigurationTests {
                 "--duration:") == true)
         #expect(
             message { () throws(DemoConfigurationError) in try .parse(latencyMedianMilliseconds: -1) }
-                == "--latency-median: expected milliseconds above 0 and at most 600000, got -1.0")
+                == "--latency-median must be in 0...600000 ms, got -1")
         #expect(
             message { () throws(DemoConfigurationError) in
                 try .parse(latencyMedianMilliseconds: 500, latencyP99Milliseconds: 100)
-            } == "--latency-p99: expected at least the median (500.0 ms), at most 600000 ms and at most 1000 times the "
-                + "median, got 100.0")
+            } == "--latency-p99 must be at least --latency-median (500 ms) and at most 600000 ms, got 100")
         #expect(
             message { () throws(DemoConfigurationError) in try .parse(interactive: true, showsUI: false) }?
                 .hasPrefix("--interactive: needs the grid on a terminal") == true)
@@ -92,5 +92,37 @@ struct DemoConfigurationTests {
         #expect(configuration.serverURL?.port == 8080)
         #expect(configuration.latencyMedian == .microseconds(12_500))
         #expect(configuration.latencyP99 == configuration.latencyMedian)
+    }
+
+    @Test("the demo takes exactly the latencies its feed server takes: one rule, zero included")
+    func latenciesFollowTheServersRule() {
+        // Given medians and 99th percentiles around every edge of the server's
+        // rule (zero, the ratio of 1,000, the ten-minute cap), in milliseconds
+        let medians = [-1, 0, 0.25, 1, 120, 599_999, 600_000, 600_001]
+        let p99s = [-1, 0, 0.25, 1, 120, 250, 1_000, 1_001, 120_000, 600_000, 600_001]
+        var disagreements: [String] = []
+        for median in medians {
+            for p99 in p99s {
+                // When the demo parses them and the server checks them
+                let demo = message { () throws(DemoConfigurationError) in
+                    try .parse(latencyMedianMilliseconds: median, latencyP99Milliseconds: p99)
+                }
+                var faults = FaultInjection()
+                faults.latencyMedian = .microseconds(Int64((median * 1_000).rounded()))
+                faults.latencyP99 = .microseconds(Int64((p99 * 1_000).rounded()))
+                let server: String?
+                do {
+                    try faults.validate()
+                    server = nil
+                } catch {
+                    server = error.description
+                }
+                // Then both accept, or both refuse
+                if (demo == nil) != (server == nil) {
+                    disagreements.append("\(median)/\(p99): demo \(demo ?? "accepts"), server \(server ?? "accepts")")
+                }
+            }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.joined(separator: "; "))")
     }
 }

@@ -37,7 +37,7 @@ struct FeedServerLimitsTests {
             (
                 FeedServerConfiguration(
                     faults: FaultInjection(latencyMedian: .seconds(1), latencyP99: .seconds(1_000_000_000))),
-                "latencyP99 must be in"
+                "latencyP99 must be at least latencyMedian (1000 ms) and at most 600000 ms"
             ),
             (
                 FeedServerConfiguration(

@@ -1,5 +1,6 @@
 public import Foundation
 public import Logging
+import Lookahead
 import LookaheadServer
 public import LookaheadSimulation
 
@@ -50,10 +51,11 @@ public struct DemoConfiguration: Sendable {
     /// - Parameters:
     ///   - strategy: `adaptive`, `system`, `texture` or `none`.
     ///   - durationSeconds: the scripted scroll's length; above 0, at most an hour.
-    ///   - latencyMedianMilliseconds: above 0, at most 600,000 (the feed
-    ///     server's ``FaultInjection/maximumLatency``).
+    ///   - latencyMedianMilliseconds: the embedded server's median added
+    ///     latency, 0 to 600,000; with `latencyP99Milliseconds`, checked by
+    ///     the server's own rule (`FaultInjection.latencyLimits`).
     ///   - latencyP99Milliseconds: at least the median, at most 600,000 and
-    ///     at most 1,000 times the median.
+    ///     at most 1,000 times a median above 0.
     ///   - interactive: keys drive the scrolling; needs the UI.
     ///   - showsUI: whether the grid is drawn (false for `--no-ui` or when
     ///     standard output is not a terminal).
@@ -86,23 +88,10 @@ public struct DemoConfiguration: Sendable {
             throw DemoConfigurationError(
                 "--duration: expected seconds above 0 and at most 3600, got \(durationSeconds)")
         }
-        let maximumLatency = FaultInjection.maximumLatency / .milliseconds(1)
-        guard latencyMedianMilliseconds.isFinite, latencyMedianMilliseconds > 0,
-            latencyMedianMilliseconds <= maximumLatency
-        else {
-            throw DemoConfigurationError(
-                "--latency-median: expected milliseconds above 0 and at most \(Int(maximumLatency)), "
-                    + "got \(latencyMedianMilliseconds)")
-        }
-        guard latencyP99Milliseconds.isFinite, latencyP99Milliseconds >= latencyMedianMilliseconds,
-            latencyP99Milliseconds <= maximumLatency,
-            latencyP99Milliseconds / latencyMedianMilliseconds <= FaultInjection.maximumLatencyRatio
-        else {
-            throw DemoConfigurationError(
-                "--latency-p99: expected at least the median (\(latencyMedianMilliseconds) ms), at most "
-                    + "\(Int(maximumLatency)) ms and at most \(Int(FaultInjection.maximumLatencyRatio)) times the median, "
-                    + "got \(latencyP99Milliseconds)")
-        }
+        let problem = latencyProblem(
+            medianMilliseconds: latencyMedianMilliseconds, p99Milliseconds: latencyP99Milliseconds,
+            names: ("--latency-median", "--latency-p99"), within: FaultInjection.latencyLimits)
+        if let problem { throw DemoConfigurationError(problem) }
         if interactive && !showsUI {
             throw DemoConfigurationError(
                 "--interactive: needs the grid on a terminal; drop --no-ui and run it with standard output on a "

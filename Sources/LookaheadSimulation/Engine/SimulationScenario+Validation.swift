@@ -1,4 +1,4 @@
-import Lookahead
+package import Lookahead
 
 /// The ranges a simulated run accepts, checked before anything is allocated:
 /// a run's memory and time grow with its frames and items, so absurd values
@@ -119,6 +119,12 @@ extension SimulationScenario {
         return nil
     }
 
+    /// The log-normal latencies the simulator takes: `0 < median <= p99 <=
+    /// maximumLatency` with p99 / median at most ``maximumLatencyRatio``. The
+    /// one rule for the scenarios, `simulate`'s and `tune`'s options and a
+    /// recorded latency profile.
+    package static let latencyLimits: LatencyLimits = (false, maximumLatency, maximumLatencyRatio)
+
     /// Checks a latency distribution: finite, within ``maximumLatency``, and
     /// for a log-normal `0 < median <= p99 <= maximumLatency` with p99 / median
     /// at most ``maximumLatencyRatio``.
@@ -137,17 +143,10 @@ extension SimulationScenario {
                 throw SimulationConfigurationError("per-item latencies must be in 0...600 s, got \(bad)")
             }
         case .logNormal(let median, let p99):
-            if !(median > .zero && median <= maximumLatency) {
-                throw SimulationConfigurationError("the median latency must be in (0, 600 s], got \(median)")
-            }
-            if !(p99 >= median && p99 <= maximumLatency) {
-                throw SimulationConfigurationError(
-                    "the p99 latency must be between the median (\(median)) and 600 s, got \(p99)")
-            }
-            if p99 / median > maximumLatencyRatio {
-                throw SimulationConfigurationError(
-                    "the p99 latency (\(p99)) must be at most 1000 times the median (\(median))")
-            }
+            let problem = latencyProblem(
+                medianMilliseconds: median / .milliseconds(1), p99Milliseconds: p99 / .milliseconds(1),
+                names: ("the median latency", "the p99 latency"), within: latencyLimits)
+            if let problem { throw SimulationConfigurationError(problem) }
         }
     }
 }
