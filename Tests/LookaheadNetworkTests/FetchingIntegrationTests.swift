@@ -57,7 +57,10 @@ struct FetchingIntegrationTests {
 
     @Test("every forced fault ends in an error or a retry, never a crash or a wrong item")
     func forcedFaultsThroughTheFetcher() async throws {
-        try await withFeedServer(items: 20, loader: .init(timeout: .milliseconds(300))) { server, loader in
+        // The timeout ends the stalls. It is long enough that every attempt
+        // reaches the server's handler first, even under ThreadSanitizer on
+        // a busy machine (at 300 ms one attempt timed out unseen: 6 of 7).
+        try await withFeedServer(items: 20, loader: .init(timeout: .seconds(2))) { server, loader in
             let client = FeedClient(loader: loader)
             for fault in ["500", "truncate", "stall", "malformed"] {
                 let fetcher = AsyncFetcher<Int, FeedItem>(
@@ -72,7 +75,9 @@ struct FetchingIntegrationTests {
                 let expectedAttempts = fault == "malformed" ? 1 : 2
                 #expect(fetcher.statistics.retriesScheduled == expectedAttempts - 1, "\(fault)")
             }
-            #expect(server.statistics.faultsInjected == 7)
+            let statistics = server.statistics
+            #expect(statistics.faultsInjected == 7)
+            #expect(statistics.stallsInjected == 2)
         }
     }
 
