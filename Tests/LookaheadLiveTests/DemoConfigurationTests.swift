@@ -37,8 +37,7 @@ struct DemoConfigurationTests {
             #expect(try DemoConfiguration.parse(strategy: strategy.rawValue).strategy == strategy)
         }
         guard
-            case .screens(leading: let leading, trailing: let trailing) = DemoStrategy.texture.prefetchPolicy(
-                expectedLoadTime: .zero)
+            case .screens(leading: let leading, trailing: let trailing) = DemoStrategy.texture.prefetchPolicy
         else {
             Issue.record("texture is not a screens policy")
             return
@@ -124,5 +123,24 @@ struct DemoConfigurationTests {
             }
         }
         #expect(disagreements.isEmpty, "\(disagreements.joined(separator: "; "))")
+    }
+
+    @Test("each grid runs its strategy as it ships: adaptive through a coordinator, hedging as the simulator does")
+    func gridsRunWhatShips() {
+        // The adaptive grid plans as an app's coordinator does and hedges as
+        // the simulator's adaptive does; the others are a view's own window
+        // without hedging, as UIKit's and Texture's are
+        #expect(DemoStrategy.adaptive.plansWithCoordinator)
+        #expect(DemoStrategy.adaptive.fetcherHedging == AdaptiveSettings.shipped().fetcherHedging)
+        #expect(DemoStrategy.adaptive.fetcherHedging != .off)
+        guard case .adaptive = DemoStrategy.adaptive.prefetchPolicy else {
+            Issue.record("the adaptive grid's policy is not the shipped .adaptive")
+            return
+        }
+        for strategy in [DemoStrategy.system, .texture, .none] {
+            #expect(!strategy.plansWithCoordinator)
+            #expect(strategy.fetcherHedging == .off)
+            #expect(strategy.fetcherHedging == strategy.simulationStrategy.fetcherHedging)
+        }
     }
 }

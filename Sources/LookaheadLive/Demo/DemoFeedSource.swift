@@ -34,9 +34,14 @@ struct DemoFeedSource: Sendable {
             server = embedded
             logger.info("embedded feed server started", metadata: ["url": "\(baseURL)"])
         }
+        // Each grid's fetcher runs at most `maxConcurrentLoads` loads at once,
+        // and each gets that many connections, as an app has its own: shared,
+        // the grids would queue for each other's connections, and the one
+        // asking more (prefetching further) would wait more.
         let loader = HTTPLoader(
             baseURL: baseURL,
-            configuration: HTTPLoaderConfiguration(maximumConnections: configuration.maxConcurrentLoads),
+            configuration: HTTPLoaderConfiguration(
+                maximumConnections: configuration.maxConcurrentLoads * configuration.strategies.count),
             logger: logger)
         let client = FeedClient(loader: loader)
         let feed = DemoFeed(

@@ -15,7 +15,13 @@ final class DemoLane {
     let collectionView: CollectionView
     private(set) var counter = BlankCellFrameCounter()
     private let byteCount: LockedValue<Int>
-    private let observation: FetchObservation
+    private var observation: FetchObservation?
+    /// What plans `adaptive`'s prefetches, as in an app (`LookaheadUIKit`'s
+    /// `attach(to:)` forwards a `UICollectionView` to one): dated, re-dated
+    /// every frame, from the planner the simulator runs. `nil` for the other
+    /// strategies, which are the view's own prefetching (UIKit's window, or
+    /// Texture's range) through its prefetch data source.
+    private var coordinator: PrefetchCoordinator<Int, DemoItem>?
 
     /// Creates a lane for `strategy` over `feed`'s `identifiers`, laid out by `geometry`.
     init(
@@ -29,6 +35,7 @@ final class DemoLane {
             maxConcurrentLoads: configuration.maxConcurrentLoads,
             memoryCache: MemoryCache(countLimit: max(1_000, identifiers.count)),
             isTransient: feed.isTransient,
+            hedging: strategy.fetcherHedging,
             load: { id in
                 let item = try await feed.item(id)
                 byteCount.withLock { $0 += item.byteCount }
@@ -40,15 +47,32 @@ final class DemoLane {
         collectionView = CollectionView(
             grid: grid, size: Size(width: geometry.contentWidth, height: geometry.viewportHeight))
         dataSource.register(in: collectionView)
-        collectionView.prefetchPolicy = strategy.prefetchPolicy(expectedLoadTime: configuration.latencyP99)
-        collectionView.isPrefetchingEnabled = strategy.isPrefetchingEnabled
         collectionView.dataSource = dataSource
-        collectionView.prefetchDataSource = dataSource
-        // The adaptive policy learns how long the loads really take.
-        observation = fetcher.observe { [weak collectionView] event in
-            guard case .succeeded(_, let duration) = event else { return }
-            Task { @MainActor in collectionView?.observeLoadDuration(duration) }
+        if strategy.plansWithCoordinator {
+            collectionView.isPrefetchingEnabled = false
+            coordinator = PrefetchCoordinator(
+                fetcher: fetcher, layoutSource: collectionView, policy: strategy.prefetchPolicy
+            ) { path in
+                path.section == 0 && identifiers.indices.contains(path.item) ? identifiers[path.item] : nil
+            }
+        } else {
+            collectionView.prefetchPolicy = strategy.prefetchPolicy
+            collectionView.isPrefetchingEnabled = strategy.isPrefetchingEnabled
+            collectionView.prefetchDataSource = dataSource
+            // The view's planner learns how long the loads really take.
+            observation = fetcher.observe { [weak collectionView] event in
+                guard case .succeeded(_, let duration) = event else { return }
+                Task { @MainActor in collectionView?.observeLoadDuration(duration) }
+            }
         }
+    }
+
+    /// Shows the frame at `offset` at `time`: the view lays out (and, for
+    /// the view's own prefetching, plans), then the coordinator plans.
+    func step(to offset: Point, at time: Duration) {
+        collectionView.step(to: offset, at: time)
+        coordinator?.scrollViewDidScroll(
+            contentOffset: collectionView.contentOffset, viewportSize: collectionView.bounds.size, at: time)
     }
 
     /// Lays the grid out again for a new geometry; the offset is kept (the view clamps it).
@@ -96,9 +120,11 @@ final class DemoLane {
 
     /// Ends the lane's requests and returns what it measured.
     func finish(wasInterrupted: Bool) -> DemoSummary {
-        observation.cancel()
+        observation?.cancel()
         let statistics = fetcher.statistics
         collectionView.prefetchDataSource = nil
+        coordinator?.reloadData()
+        coordinator = nil
         dataSource.cancelAllRequests()
         return DemoSummary(
             strategy: strategy, counter: counter, loadsStarted: statistics.loadsStarted,

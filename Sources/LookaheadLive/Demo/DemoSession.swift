@@ -104,6 +104,7 @@ public final class DemoSession {
         let start = clock.now
         let frameDuration = Duration.seconds(1 / configuration.frameRate)
         var previous = Duration.zero
+        var frameCount = 0
         frames: while true {
             let elapsed = clock.now - start
             if let trace, elapsed >= trace.duration + frameDuration { break }
@@ -123,11 +124,15 @@ public final class DemoSession {
                 resize(lanes, toWidth: size.width, height: size.height)
                 scroller.maxOffset = (lanes.first?.collectionView.contentSize.height ?? 0) - geometry.viewportHeight
             }
-            var frames: [DemoFrame] = []
-            for lane in lanes {
-                lane.collectionView.step(to: Point(x: 0, y: trace?.offset(at: elapsed) ?? scroller.offset), at: elapsed)
-                frames.append(lane.makeFrame(identifiers: identifiers, geometry: geometry))
+            // The grids take turns to go first (their requests share the
+            // server): each frame's first requests would otherwise always be
+            // the left grid's.
+            frameCount += 1
+            let offset = Point(x: 0, y: trace?.offset(at: elapsed) ?? scroller.offset)
+            for lane in frameCount.isMultiple(of: 2) ? lanes : lanes.reversed() {
+                lane.step(to: offset, at: elapsed)
             }
+            let frames = lanes.map { $0.makeFrame(identifiers: identifiers, geometry: geometry) }
             if let terminal, terminal.isFullScreen, !terminal.wasInterrupted {
                 DemoTerminal.write(DemoRenderer.screen(of: frames, width: terminalWidth))
             }

@@ -30,21 +30,17 @@ public enum DemoStrategy: String, CaseIterable, Sendable {
     public var isPrefetchingEnabled: Bool { self != .none }
 
     /// The collection view's policy for this strategy: the simulator's
-    /// (``SimulationStrategy/prefetchPolicy``), but for the adaptive
-    /// policy's prior.
-    ///
-    /// The headless view does not report load durations to its planner, so
-    /// the adaptive policy starts from what the demo knows of the network:
-    /// its estimator's prior is `expectedLoadTime` (the injected 99th
-    /// percentile), the figure it would otherwise learn within a few loads.
-    ///
-    /// - Parameter expectedLoadTime: the slow end of the load durations.
-    public func prefetchPolicy(expectedLoadTime: Duration) -> PrefetchPolicy {
-        switch self {
-        case .adaptive:
-            .custom(
-                AdaptivePrefetchPolicy(loadTimeQuantile: 0.99, initialLoadDuration: expectedLoadTime))
-        case .system, .texture, .none: simulationStrategy.prefetchPolicy ?? .system
-        }
-    }
+    /// (``SimulationStrategy/prefetchPolicy``), as an app sets it.
+    public var prefetchPolicy: PrefetchPolicy { simulationStrategy.prefetchPolicy ?? .system }
+
+    /// Whether a ``PrefetchCoordinator`` plans the grid's prefetches, as in
+    /// an app that adopts Lookahead's planner (`adaptive`), rather than the
+    /// view's own prefetch data source, as UIKit's window (`system`) and a
+    /// fixed range (`texture`) are used.
+    public var plansWithCoordinator: Bool { self == .adaptive }
+
+    /// How the grid's fetcher hedges slow loads: as the simulator's
+    /// strategy does (``SimulationStrategy/fetcherHedging``), so that
+    /// `adaptive` is shown as it ships.
+    public var fetcherHedging: FetchHedging { simulationStrategy.fetcherHedging }
 }

@@ -139,7 +139,7 @@ public struct RealReplay: Sendable {
             // Everything loaded stays, as in the simulator.
             memoryCache: MemoryCache(costLimit: .max, countLimit: max(1, keys.itemCount), cost: { $0.bytes }),
             clock: clock, retryPolicy: .default, isTransient: HTTPLoader.isTransient,
-            hedging: strategy == .adaptive ? shipped.fetcherHedging : .off,
+            hedging: strategy.fetcherHedging,
             hedgesDueSoonAtOnce: shipped.hedgesDueSoonAtOnce(over: scenario.network.bandwidth)
         ) { key in
             try await loader.load(key)

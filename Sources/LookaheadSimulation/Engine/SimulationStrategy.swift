@@ -65,6 +65,15 @@ public enum SimulationStrategy: String, CaseIterable, Sendable, Codable {
         }
     }
 
+    /// How an app's fetcher hedges slow loads under this strategy
+    /// (`AsyncFetcher(hedging:)`): for `adaptive`, as it ships
+    /// (``AdaptiveSettings/fetcherHedging``); for the others, not at all —
+    /// UIKit's, Nuke's and Texture's prefetchers do not hedge. What the
+    /// simulator's loader, the real replay's fetcher and the demo's grids do.
+    public var fetcherHedging: FetchHedging {
+        self == .adaptive ? AdaptiveSettings.shipped().fetcherHedging : .off
+    }
+
     /// Whether the strategy runs on `layout`. On a feed of carousels
     /// (``SimulationScenario/Layout/carousels(rows:)``) pages of a flat index
     /// mean nothing and the SwiftUI window watches one axis, so `batch`,
