@@ -143,4 +143,21 @@ struct DemoConfigurationTests {
             #expect(strategy.fetcherHedging == strategy.simulationStrategy.fetcherHedging)
         }
     }
+
+    @Test("with --compare each grid has its own connections and the grids take turns to go first")
+    func gridsDoNotQueueForEachOther() throws {
+        // Each grid's fetcher runs up to --concurrency loads: the loader keeps
+        // that many connections for each grid
+        let single = try DemoConfiguration.parse(concurrency: 6)
+        let compared = try DemoConfiguration.parse(concurrency: 6, compare: true)
+        #expect(DemoFeedSource.connections(for: single) == 6)
+        #expect(DemoFeedSource.connections(for: compared) == 12)
+        // And over any two frames in a row, each grid steps first once
+        for frame in 0..<10 {
+            let firsts = [frame, frame + 1].map { DemoSession.steppingOrder(lanes: 2, frame: $0).first }
+            #expect(Set(firsts.compactMap { $0 }) == [0, 1])
+            #expect(DemoSession.steppingOrder(lanes: 2, frame: frame).sorted() == [0, 1])
+        }
+        #expect(DemoSession.steppingOrder(lanes: 1, frame: 3) == [0])
+    }
 }

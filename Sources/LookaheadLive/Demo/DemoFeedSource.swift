@@ -14,6 +14,15 @@ struct DemoFeedSource: Sendable {
     /// opens an HTTP loader on it with one connection per concurrent load.
     ///
     /// - Throws: what ``FeedServer/start()`` throws.
+    /// The connections the demo's HTTP loader keeps: `maxConcurrentLoads` for
+    /// each grid, whose fetcher runs at most that many loads at once, as an
+    /// app has its own. Shared, the grids would queue for each other's
+    /// connections, and the one asking more (prefetching further) would wait
+    /// more.
+    static func connections(for configuration: DemoConfiguration) -> Int {
+        configuration.maxConcurrentLoads * configuration.strategies.count
+    }
+
     static func start(
         configuration: DemoConfiguration,
         logger: Logger = Logger(label: "lookahead.demo") { _ in SwiftLogNoOpLogHandler() }
@@ -34,14 +43,9 @@ struct DemoFeedSource: Sendable {
             server = embedded
             logger.info("embedded feed server started", metadata: ["url": "\(baseURL)"])
         }
-        // Each grid's fetcher runs at most `maxConcurrentLoads` loads at once,
-        // and each gets that many connections, as an app has its own: shared,
-        // the grids would queue for each other's connections, and the one
-        // asking more (prefetching further) would wait more.
         let loader = HTTPLoader(
             baseURL: baseURL,
-            configuration: HTTPLoaderConfiguration(
-                maximumConnections: configuration.maxConcurrentLoads * configuration.strategies.count),
+            configuration: HTTPLoaderConfiguration(maximumConnections: connections(for: configuration)),
             logger: logger)
         let client = FeedClient(loader: loader)
         let feed = DemoFeed(

@@ -124,13 +124,10 @@ public final class DemoSession {
                 resize(lanes, toWidth: size.width, height: size.height)
                 scroller.maxOffset = (lanes.first?.collectionView.contentSize.height ?? 0) - geometry.viewportHeight
             }
-            // The grids take turns to go first (their requests share the
-            // server): each frame's first requests would otherwise always be
-            // the left grid's.
             frameCount += 1
             let offset = Point(x: 0, y: trace?.offset(at: elapsed) ?? scroller.offset)
-            for lane in frameCount.isMultiple(of: 2) ? lanes : lanes.reversed() {
-                lane.step(to: offset, at: elapsed)
+            for index in Self.steppingOrder(lanes: lanes.count, frame: frameCount) {
+                lanes[index].step(to: offset, at: elapsed)
             }
             let frames = lanes.map { $0.makeFrame(identifiers: identifiers, geometry: geometry) }
             if let terminal, terminal.isFullScreen, !terminal.wasInterrupted {
@@ -144,6 +141,13 @@ public final class DemoSession {
         let summaries = lanes.map { $0.finish(wasInterrupted: wasInterrupted) }
         for summary in summaries { logger.info("demo finished", metadata: ["summary": "\(summary.text)"]) }
         return summaries
+    }
+
+    /// The order the grids step in on frame number `frame`: they take turns
+    /// to go first, for their requests share the server, and each frame's
+    /// first requests would otherwise always be the left grid's.
+    nonisolated static func steppingOrder(lanes: Int, frame: Int) -> [Int] {
+        frame.isMultiple(of: 2) ? Array(0..<lanes) : (0..<lanes).reversed()
     }
 
     /// Lays the grids out again for a terminal of the new size. The scripted
