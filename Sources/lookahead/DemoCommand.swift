@@ -33,6 +33,11 @@ struct DemoCommand: AsyncParsableCommand {
     @OptionGroup(title: DemoCommand.latencyTitle)
     var latency: LatencyOptions
 
+    @Flag(
+        help: "Print what the simulator predicts for this run (each grid's blank ratio) instead of running it live."
+    )
+    var simulate = false
+
     @Flag(help: "Scroll with the keyboard instead of the script (j/k, space, g/G, q).")
     var interactive = false
 
@@ -87,11 +92,27 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
+        if simulate && (interactive || server != nil) {
+            throw ValidationError(
+                "--simulate: simulates the scripted scroll on the demo's own network; drop "
+                    + "--interactive and --server")
+        }
         _ = try makeConfiguration()
     }
 
     func run() async throws {
         let configuration = try makeConfiguration()
+        if simulate {
+            let simulator = Simulator(scenario: configuration.simulatedScenario())
+            for strategy in configuration.strategies {
+                let result = simulator.run(strategy.simulationStrategy)
+                StandardStreams.write(
+                    "simulated: strategy \(strategy.rawValue), \(result.blankCellFrames) blank cell-frames of "
+                        + "\(result.visibleCellFrames) visible (blank ratio "
+                        + String(format: "%.2f%%", result.blankRatio * 100) + "), \(result.requests) loads\n")
+            }
+            return
+        }
         let summaries = try await DemoRunner.run(configuration: configuration, showsUI: showsUI, logFile: logFile)
         for summary in summaries { StandardStreams.write(summary.text + "\n") }
         if summaries.count == 2, summaries[0].blankCellFrames > 0 {

@@ -109,6 +109,7 @@ struct OptionValidationTests {
         (["--frame-rate", "inf"], "--frame-rate: expected 1 to 120"),
         (["--items", "0"], "--items: expected 1 to 100000"),
         (["--concurrency", "1000"], "--concurrency: expected 1 to 64"),
+        (["--simulate", "--server", "http://127.0.0.1:8080"], "--simulate: simulates the scripted scroll"),
     ])
     func demoRefusesOutOfRange(arguments: [String], expected: String) {
         let message = refusal(DemoCommand.self, arguments + ["--no-ui"])

@@ -27,7 +27,8 @@ public enum DemoRunner {
         terminal.watchInterruptions()
         if showsUI { terminal.watchResizes() }
         let source = try await DemoFeedSource.start(configuration: configuration, logger: logger)
-        let size = showsUI ? DemoTerminal.size() ?? (width: 100, height: 30) : (width: 100, height: 30)
+        let headless = DemoConfiguration.headlessTerminal
+        let size = showsUI ? DemoTerminal.size() ?? headless : headless
         do {
             if showsUI { try terminal.enterFullScreen() }
             let session = DemoSession(

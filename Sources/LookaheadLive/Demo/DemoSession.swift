@@ -160,7 +160,7 @@ public final class DemoSession {
     }
 
     /// Each grid's share of a terminal: all of it, or half less the separator when comparing.
-    static func geometry(terminalWidth: Int, terminalHeight: Int, lanes: Int) -> DemoGeometry {
+    nonisolated static func geometry(terminalWidth: Int, terminalHeight: Int, lanes: Int) -> DemoGeometry {
         let share = lanes > 1 ? (terminalWidth - DemoRenderer.separator.count) / lanes : terminalWidth
         return DemoGeometry(terminalWidth: max(share, DemoGeometry.cellWidth), terminalHeight: max(terminalHeight, 4))
     }
