@@ -57,6 +57,15 @@ public final class ExampleFeedDataSource<ID: Hashable & Sendable, Value: Sendabl
     /// prefetch or another cell still wants it).
     private var requests: [ObjectIdentifier: FetchRequest] = [:]
 
+    /// Makes a cell's display request for the item at a path: `nil` (the
+    /// default) asks ``fetcher`` at `.high`. Set it to route the requests
+    /// through a ``PrefetchCoordinator`` that plans this view's prefetches —
+    /// `{ path, completion in coordinator.requestDisplay(at: path, completion: completion) }`
+    /// — which asks at the planner's priority and lowers a request a fling
+    /// carries away. A `nil` request leaves the cell blank.
+    public var displayRequester:
+        (@MainActor (ItemPath, @escaping @MainActor @Sendable (Result<Value, any Error>) -> Void) -> FetchRequest?)?
+
     /// Creates a data source for `models`, loading values with `fetcher`.
     public init(models: [ID], fetcher: AsyncFetcher<ID, Value>) {
         self.models = models
@@ -200,7 +209,7 @@ public final class ExampleFeedDataSource<ID: Hashable & Sendable, Value: Sendabl
             return cell
         }
         cell.configure(with: nil)
-        let request = fetcher.fetchOnMainActor(identifier, priority: .high) { [weak self, weak cell] result in
+        let completion: @MainActor @Sendable (Result<Value, any Error>) -> Void = { [weak self, weak cell] result in
             // The cell may show another item by now: only its own value may reach it.
             // A cancelled request's cell has moved on, perhaps back to this item with a new request.
             if case .failure(is CancellationError) = result { return }
@@ -208,7 +217,13 @@ public final class ExampleFeedDataSource<ID: Hashable & Sendable, Value: Sendabl
             self?.requests[cellID] = nil
             if case .success(let value) = result { cell.configure(with: value) }
         }
-        if request.isPending { requests[cellID] = request }
+        let request =
+            if let displayRequester {
+                displayRequester(path, completion)
+            } else {
+                fetcher.fetchOnMainActor(identifier, priority: .high, completion: completion)
+            }
+        if let request, request.isPending { requests[cellID] = request }
         return cell
     }
 

@@ -21,7 +21,7 @@ final class DemoLane {
     /// every frame, from the planner the simulator runs. `nil` for the other
     /// strategies, which are the view's own prefetching (UIKit's window, or
     /// Texture's range) through its prefetch data source.
-    private var coordinator: PrefetchCoordinator<Int, DemoItem>?
+    private(set) var coordinator: PrefetchCoordinator<Int, DemoItem>?
 
     /// Creates a lane for `strategy` over `feed`'s `identifiers`, laid out by `geometry`.
     init(
@@ -50,11 +50,16 @@ final class DemoLane {
         collectionView.dataSource = dataSource
         if strategy.plansWithCoordinator {
             collectionView.isPrefetchingEnabled = false
-            coordinator = PrefetchCoordinator(
+            let coordinator = PrefetchCoordinator(
                 fetcher: fetcher, layoutSource: collectionView, policy: strategy.prefetchPolicy
             ) { path in
                 path.section == 0 && identifiers.indices.contains(path.item) ? identifiers[path.item] : nil
             }
+            // Cells ask through it too, at the planner's priority.
+            dataSource.displayRequester = { [weak coordinator] path, completion in
+                coordinator?.requestDisplay(at: path, completion: completion)
+            }
+            self.coordinator = coordinator
         } else {
             collectionView.prefetchPolicy = strategy.prefetchPolicy
             collectionView.isPrefetchingEnabled = strategy.isPrefetchingEnabled
