@@ -69,6 +69,45 @@ struct ExampleFeedDataSourceTests {
         #expect(proxy.cells.values.allSatisfy { $0.mismatches.isEmpty })
     }
 
+    @Test func aDisplayRequesterMakesTheCellsRequests() async {
+        // Given a feed whose cells ask through a requester of their own (as a
+        // coordinator's), which has nothing to load for row 0
+        var random = SeededRandom(seed: 17)
+        let loader = LoadGate<Int, FeedPayload>()
+        let fetcher = Fixtures.makeFetcher(loader)
+        let feed = Feed(models: Array(0..<100), fetcher: fetcher)
+        var asked: [ItemPath] = []
+        feed.displayRequester = { path, completion in
+            asked.append(path)
+            return path.item == 0 ? nil : fetcher.fetchOnMainActor(path.item, priority: .low, completion: completion)
+        }
+        let proxy = FeedProxy(feed: feed)
+        let tableView = Fixtures.makeFeedTable(proxy)
+
+        // When the table lays out and the loads finish
+        tableView.layoutIfNeeded()
+        let visible = tableView.indexPathsForVisibleRows
+        let cells = visible.map { tableView.cellForRow(at: $0) as? CheckingCell }
+        func othersShowTheirItems() -> Bool {
+            cells.dropFirst().allSatisfy { $0?.value != nil && $0?.value?.id == $0?.representedIdentifier as? Int }
+        }
+        while fetcher.runningLoadCount + fetcher.pendingLoadCount > 0 || loader.inFlight > 0 {
+            loader.succeedAtRandom(upTo: .max, using: &random) { FeedPayload(id: $0) }
+            await Task.yield()
+        }
+        await fetcher.waitUntilIdle()
+        // (The completions hop to the main actor.)
+        for _ in 0..<10_000 where !othersShowTheirItems() { await Task.yield() }
+
+        // Then every visible cell asked through it, row 0 stayed blank and
+        // loaded nothing, and the others show their own items
+        #expect(!visible.isEmpty && asked == visible)
+        #expect(!loader.started.contains(0))
+        #expect(cells.first??.value == nil)
+        #expect(othersShowTheirItems())
+        #expect(proxy.cells.values.allSatisfy { $0.mismatches.isEmpty })
+    }
+
     @Test func prefetchAndCancelGoToTheFetcherByIdentifier() {
         // Given a feed in a table after its first layout: rows 20–29 prefetched
         let (_, fetcher, feed, proxy, tableView) = showFeed(Array((0..<100).map { $0 * 10 }), maxConcurrentLoads: 1)
