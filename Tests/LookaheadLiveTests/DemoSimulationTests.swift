@@ -8,7 +8,7 @@ import Testing
 
 @testable import LookaheadLive
 
-@Suite("The demo, simulated", .timeLimit(.minutes(1)))
+@Suite("The demo, simulated", .computeBound, .timeLimit(.minutes(1)))
 struct DemoSimulationTests {
     @Test("the simulated run has the live run's grid, viewport, items, script and network")
     func theScenarioIsTheLiveRun() throws {

@@ -29,6 +29,20 @@ extension Trait where Self == ConditionTrait {
         )
     }
 
+    /// Runs the suite except in the real-time pass (see ``RealTimeTests``):
+    /// it computes for seconds without waiting, which it may in the main
+    /// pass, where it runs too; in the real-time pass it would take the cores
+    /// that the real-time tests' frames and loads must have within their
+    /// trace's time (under ThreadSanitizer the demo's simulations took both
+    /// cores for 17 s, and a one-second run over HTTP drew 6 frames and
+    /// finished no load).
+    static var computeBound: Self {
+        .disabled(
+            if: RealTimeTests.areEnabled,
+            "computes for seconds: runs in the main pass, not beside the real-time tests it would slow"
+        )
+    }
+
     /// Runs the test except under a sanitizer (see ``RealTimeTests``): what
     /// it expects to land within the trace's real time depends on how fast
     /// the machine runs the loads.
