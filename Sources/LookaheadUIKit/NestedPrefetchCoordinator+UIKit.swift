@@ -32,6 +32,18 @@
                 contentOffset: Point(scrollView.contentOffset), viewportSize: Size(scrollView.bounds.size), at: time)
         }
 
+        /// The app is about to scroll the feed with an animation to
+        /// `targetContentOffset`: call it just before `setContentOffset(_:animated: true)`
+        /// or `scrollToItem(at:at:animated: true)`, and ``scrollViewDidEndFling()``
+        /// from `scrollViewDidEndScrollingAnimation(_:)`.
+        public func scrollViewWillAnimateScroll(
+            _ scrollView: UIScrollView, to targetContentOffset: CGPoint, at time: Duration
+        ) {
+            scrollViewWillAnimateScroll(
+                to: Point(targetContentOffset), contentOffset: Point(scrollView.contentOffset),
+                viewportSize: Size(scrollView.bounds.size), at: time)
+        }
+
         /// Rows were inserted, deleted or moved in the feed: call it inside
         /// the outer collection view's `performBatchUpdates(_:completion:)`
         /// updates block, after changing the data, before UIKit asks for new

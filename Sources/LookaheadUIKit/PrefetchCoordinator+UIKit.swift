@@ -61,6 +61,25 @@
             requestDisplay(at: ItemPath(indexPath), completion: completion)
         }
 
+        /// The app is about to scroll `scrollView` with an animation to
+        /// `targetContentOffset`: call it just before `setContentOffset(_:animated: true)`,
+        /// `scrollToItem(at:at:animated: true)` or `scrollRectToVisible(_:animated: true)`,
+        /// timed on the attached clock. The end of the animation, and a tap
+        /// on the status bar, the attached coordinator hears by itself. See
+        /// ``PrefetchCoordinator/scrollViewWillAnimateScroll(to:contentOffset:viewportSize:at:)``.
+        ///
+        /// ```swift
+        /// let target = CGPoint(x: 0, y: -collectionView.adjustedContentInset.top)
+        /// coordinator.scrollViewWillAnimateScroll(collectionView, to: target)
+        /// collectionView.setContentOffset(target, animated: true)
+        /// ```
+        ///
+        /// Does nothing for a coordinator not made with `collectionView:` or `tableView:`.
+        public func scrollViewWillAnimateScroll(_ scrollView: UIScrollView, to targetContentOffset: CGPoint) {
+            let proxy = attachments.lazy.compactMap { $0 as? ScrollViewDelegateProxy }.first
+            proxy?.scrollViewWillAnimateScroll(scrollView, to: targetContentOffset)
+        }
+
         /// The delegate proxy that reports to this coordinator and forwards
         /// to `forwardee`, timed on `clock`; kept, with a memory warning
         /// observer, as long as the coordinator.

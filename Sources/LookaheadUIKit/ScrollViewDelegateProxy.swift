@@ -8,7 +8,8 @@
     import UIKit
 
     /// The scroll view's delegate while a coordinator is attached: reports
-    /// offsets, the end of drags and cells leaving the screen, and forwards
+    /// offsets, the end of drags, animated scrolls to the top and cells
+    /// leaving the screen, and forwards
     /// everything to the delegate the app had set (`forwardee`), which keeps
     /// receiving every call it implements.
     @MainActor
@@ -79,6 +80,35 @@
         func scrollViewDidEndDecelerating(_ scrollView: UIScrollView) {
             coordinator?.scrollViewDidEndFling()
             forwardee?.scrollViewDidEndDecelerating?(scrollView)
+        }
+
+        /// An animated scroll the app starts (see
+        /// `PrefetchCoordinator.scrollViewWillAnimateScroll(_:to:)`).
+        func scrollViewWillAnimateScroll(_ scrollView: UIScrollView, to targetContentOffset: CGPoint) {
+            coordinator?.scrollViewWillAnimateScroll(
+                to: Point(targetContentOffset), contentOffset: Point(scrollView.contentOffset),
+                viewportSize: Size(scrollView.bounds.size), at: now())
+        }
+
+        // A tap on the status bar scrolls to the top, with an animation, if
+        // the app's delegate lets it (UIKit's default: it does).
+        func scrollViewShouldScrollToTop(_ scrollView: UIScrollView) -> Bool {
+            let scrolls = forwardee?.scrollViewShouldScrollToTop?(scrollView) ?? true
+            if scrolls {
+                scrollViewWillAnimateScroll(
+                    scrollView, to: CGPoint(x: scrollView.contentOffset.x, y: -scrollView.adjustedContentInset.top))
+            }
+            return scrolls
+        }
+
+        func scrollViewDidScrollToTop(_ scrollView: UIScrollView) {
+            coordinator?.scrollViewDidEndFling()
+            forwardee?.scrollViewDidScrollToTop?(scrollView)
+        }
+
+        func scrollViewDidEndScrollingAnimation(_ scrollView: UIScrollView) {
+            coordinator?.scrollViewDidEndFling()
+            forwardee?.scrollViewDidEndScrollingAnimation?(scrollView)
         }
 
         func collectionView(

@@ -14,6 +14,8 @@
         func scrollViewDidScroll(contentOffset: Point, viewportSize: Size, at time: Duration)
         func scrollViewWillEndDragging(
             velocity: Double, targetContentOffset: Point, contentOffset: Point, viewportSize: Size, at time: Duration)
+        func scrollViewWillAnimateScroll(
+            to targetContentOffset: Point, contentOffset: Point, viewportSize: Size, at time: Duration)
         func scrollViewDidEndFling()
         func didEndDisplayingItem(at path: ItemPath)
         func prefetchItems(at paths: [ItemPath])

@@ -64,6 +64,38 @@ struct DemoKeyMapTests {
         #expect(scroller.velocity == -4_000)
     }
 
+    @Test("a fling announces where it rests, as UIKit's drag end does, and that it is over when it stops")
+    func flingAnnouncements() {
+        // Given a list at rest
+        var scroller = DemoScroller(maxOffset: 100_000, rowHeight: 96, flingSpeed: 4_000)
+        #expect(scroller.takeAnnouncement() == nil)
+        // When space flings it
+        scroller.apply(.fling)
+        // Then the fling is announced once, with its velocity and where it will rest
+        guard case .fling(let target, let velocity)? = scroller.takeAnnouncement() else {
+            Issue.record("no fling announced")
+            return
+        }
+        #expect(velocity == 4_000)
+        #expect(scroller.takeAnnouncement() == nil)
+        // And it rests there, announcing the end on the frame it stops, and only then
+        var frames = 0
+        while scroller.velocity != 0, frames < 300 {
+            scroller.advance(by: 1.0 / 30)
+            frames += 1
+            if scroller.velocity != 0 { #expect(scroller.takeAnnouncement() == nil, "frame \(frames)") }
+        }
+        #expect(scroller.takeAnnouncement() == .ended)
+        #expect(abs(scroller.offset - target) < 20, "rested at \(scroller.offset), announced \(target)")
+        // And a key that moves the list mid-fling ends it; a key at rest announces nothing
+        scroller.apply(.fling)
+        _ = scroller.takeAnnouncement()
+        scroller.apply(.scroll(rows: 1))
+        #expect(scroller.takeAnnouncement() == .ended)
+        scroller.apply(.scroll(rows: 1))
+        #expect(scroller.takeAnnouncement() == nil)
+    }
+
     @Test("a fling stops at the edge; at the bottom, space flings back up")
     func flingAtTheEdges() {
         var scroller = DemoScroller(maxOffset: 500, rowHeight: 96)

@@ -108,13 +108,25 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
     public func scrollViewWillEndDragging(
         velocity: Double, targetContentOffset: Point, contentOffset: Point, viewportSize: Size, at time: Duration
     ) {
-        let frame = tracker.frameEndingDrag(
-            velocity: velocity, target: targetContentOffset, contentOffset: contentOffset,
-            viewportSize: viewportSize, time: time)
+        let frame = tracker.frameAnnouncing(
+            target: targetContentOffset, contentOffset: contentOffset, viewportSize: viewportSize, time: time,
+            velocity: velocity)
         if let frame { plan(frame, scrolls: []) }
     }
 
-    /// A new drag of the feed began, or its deceleration ended: frames no longer carry the fling's target.
+    /// The app is about to scroll the feed with an animation to
+    /// `targetContentOffset`: plans at once for where it will rest; see
+    /// ``PrefetchCoordinator/scrollViewWillAnimateScroll(to:contentOffset:viewportSize:at:)``.
+    public func scrollViewWillAnimateScroll(
+        to targetContentOffset: Point, contentOffset: Point, viewportSize: Size, at time: Duration
+    ) {
+        let frame = tracker.frameAnnouncing(
+            target: targetContentOffset, contentOffset: contentOffset, viewportSize: viewportSize, time: time)
+        if let frame { plan(frame, scrolls: []) }
+    }
+
+    /// A new drag of the feed began, its deceleration ended or an animated
+    /// scroll arrived: frames no longer carry the announced target.
     public func scrollViewDidEndFling() {
         tracker.endFling()
     }

@@ -7,9 +7,9 @@
 /// UIKit reports a content offset on every `scrollViewDidScroll`, but a
 /// velocity only once, at the end of a drag (with the target offset the
 /// deceleration will reach). The tracker measures the velocity between
-/// reports, and keeps the announced target on every frame of the
-/// deceleration it announced: until the deceleration ends, a new drag
-/// begins, or the content jumps.
+/// reports, and keeps an announced target — a drag's end, an animated
+/// scroll's — on every frame of the motion it announced, until the motion
+/// ends or a new drag begins.
 struct ScrollTracker: Sendable {
     /// The velocity between reports: the library's one estimator, as a
     /// finite difference (a scroll view's velocity is per frame, not smoothed).
@@ -40,23 +40,20 @@ struct ScrollTracker: Sendable {
             targetOffset: target)
     }
 
-    /// A drag ended in a fling that will come to rest at `target`.
-    mutating func endDragging(target: Point) {
-        self.target = target.x.isFinite && target.y.isFinite ? target : nil
-    }
-
-    /// The frame of a drag's end, which UIKit reports with the velocity and
-    /// the fling's `target`: the target is kept for the frames that follow.
+    /// The frame on which a motion's resting place is announced, and the
+    /// target kept for the frames that follow: a drag's end, which UIKit
+    /// reports with the velocity and the fling's `target`, or an animated
+    /// scroll the app starts (no velocity: it is measured from the reports).
     /// `nil` as for ``frame(contentOffset:viewportSize:time:velocity:)``.
-    mutating func frameEndingDrag(
-        velocity: Double, target: Point, contentOffset: Point, viewportSize: Size, time: Duration
+    mutating func frameAnnouncing(
+        target: Point, contentOffset: Point, viewportSize: Size, time: Duration, velocity reported: Double? = nil
     ) -> ScrollFrame? {
-        endDragging(target: target)
-        return frame(contentOffset: contentOffset, viewportSize: viewportSize, time: time, velocity: velocity)
+        self.target = target.x.isFinite && target.y.isFinite ? target : nil
+        return frame(contentOffset: contentOffset, viewportSize: viewportSize, time: time, velocity: reported)
     }
 
-    /// The fling is over (it came to rest, a new drag caught it, or the
-    /// content jumped): frames carry no target any more.
+    /// The motion is over (a fling came to rest or a new drag caught it, an
+    /// animated scroll arrived): frames carry no target any more.
     mutating func endFling() {
         target = nil
     }

@@ -1,4 +1,4 @@
-public import Lookahead
+import Lookahead
 public import LookaheadSimulation
 
 // A demo run as the simulator sees it, so that what the grids show live can

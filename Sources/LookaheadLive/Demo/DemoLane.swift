@@ -73,11 +73,29 @@ final class DemoLane {
     }
 
     /// Shows the frame at `offset` at `time`: the view lays out (and, for
-    /// the view's own prefetching, plans), then the coordinator plans.
-    func step(to offset: Point, at time: Duration) {
+    /// the view's own prefetching, plans), then the coordinator plans, told
+    /// what an app would tell it of the motion (`announcement`). The view's
+    /// own prefetching hears no announcement, as UIKit's does not.
+    func step(to offset: Point, at time: Duration, announcing announcement: DemoAnnouncement? = nil) {
         collectionView.step(to: offset, at: time)
-        coordinator?.scrollViewDidScroll(
-            contentOffset: collectionView.contentOffset, viewportSize: collectionView.bounds.size, at: time)
+        guard let coordinator else { return }
+        let contentOffset = collectionView.contentOffset
+        let viewport = collectionView.bounds.size
+        switch announcement {
+        case .fling(let target, let velocity):
+            coordinator.scrollViewWillEndDragging(
+                velocity: velocity, targetContentOffset: Point(x: contentOffset.x, y: target),
+                contentOffset: contentOffset, viewportSize: viewport, at: time)
+        case .animatedScroll(let target):
+            coordinator.scrollViewWillAnimateScroll(
+                to: Point(x: contentOffset.x, y: target), contentOffset: contentOffset, viewportSize: viewport,
+                at: time)
+        case .ended:
+            coordinator.scrollViewDidEndFling()
+            coordinator.scrollViewDidScroll(contentOffset: contentOffset, viewportSize: viewport, at: time)
+        case nil:
+            coordinator.scrollViewDidScroll(contentOffset: contentOffset, viewportSize: viewport, at: time)
+        }
     }
 
     /// Lays the grid out again for a new geometry; the offset is kept (the view clamps it).

@@ -19,6 +19,9 @@ public struct DemoScroller: Hashable, Sendable {
     public var flingSpeed: Double
     /// The direction of the last move: +1 down, -1 up. A fling goes this way.
     public private(set) var direction: Double = 1
+    /// What an app would tell its coordinator of the last change of motion,
+    /// until taken (``takeAnnouncement()``).
+    private var announcement: DemoAnnouncement?
 
     /// Below this speed (pt/s) a fling stops, as the trace generator's do.
     static let restingSpeed = 20.0
@@ -37,6 +40,7 @@ public struct DemoScroller: Hashable, Sendable {
 
     /// Applies a key's action. `.quit` changes nothing: the driver handles it.
     public mutating func apply(_ action: DemoAction) {
+        let wasFlinging = velocity != 0
         switch action {
         case .scroll(let rows):
             velocity = 0
@@ -46,6 +50,8 @@ public struct DemoScroller: Hashable, Sendable {
             if offset >= maxOffset && direction > 0 { direction = -1 }
             if offset <= 0 && direction < 0 { direction = 1 }
             velocity = direction * flingSpeed
+            announcement = .fling(target: restingOffset, velocity: velocity)
+            return
         case .top:
             velocity = 0
             direction = 1
@@ -55,8 +61,24 @@ public struct DemoScroller: Hashable, Sendable {
             direction = -1
             offset = maxOffset
         case .quit:
-            break
+            return
         }
+        // A key that moves the list catches the fling under way.
+        if wasFlinging { announcement = .ended }
+    }
+
+    /// Where the fling under way will rest (the offset, at rest): what
+    /// UIKit's `targetContentOffset` says when the drag ends.
+    public var restingOffset: Double {
+        clamped(offset + ScrollPhysics.projectedDistance(velocity: velocity))
+    }
+
+    /// What an app would tell its coordinator since the last call: a fling
+    /// and where it will rest, or that the fling is over (a key moved the
+    /// list, or it came to rest); `nil` if nothing changed.
+    mutating func takeAnnouncement() -> DemoAnnouncement? {
+        defer { announcement = nil }
+        return announcement
     }
 
     /// Moves a fling on by `seconds`, decelerating at 0.998 per millisecond;
@@ -65,7 +87,10 @@ public struct DemoScroller: Hashable, Sendable {
         guard velocity != 0, seconds > 0 else { return }
         offset = clamped(offset + ScrollPhysics.distance(after: seconds, velocity: velocity))
         velocity *= pow(ScrollPhysics.decelerationRate, seconds * 1_000)
-        if abs(velocity) < Self.restingSpeed || offset <= 0 || offset >= maxOffset { velocity = 0 }
+        if abs(velocity) < Self.restingSpeed || offset <= 0 || offset >= maxOffset {
+            velocity = 0
+            announcement = .ended
+        }
     }
 
     private func clamped(_ value: Double) -> Double {

@@ -96,6 +96,9 @@ public final class DemoSession {
                 contentHeight: contentHeight, viewportHeight: geometry.viewportHeight,
                 frameRate: configuration.frameRate
             ).makeTrace()
+        // An app announces where its flings and animated scrolls rest: the
+        // script's, found as the simulator finds them, or the keys' flings.
+        var announcer = trace.map { DemoAnnouncer(trace: $0, maxOffset: contentHeight - geometry.viewportHeight) }
         var scroller = DemoScroller(
             maxOffset: contentHeight - geometry.viewportHeight, rowHeight: DemoGeometry.cellPoints)
 
@@ -126,8 +129,9 @@ public final class DemoSession {
             }
             frameCount += 1
             let offset = Point(x: 0, y: trace?.offset(at: elapsed) ?? scroller.offset)
+            let announcement = trace == nil ? scroller.takeAnnouncement() : announcer?.announcement(at: elapsed)
             for index in Self.steppingOrder(lanes: lanes.count, frame: frameCount) {
-                lanes[index].step(to: offset, at: elapsed)
+                lanes[index].step(to: offset, at: elapsed, announcing: announcement)
             }
             let frames = lanes.map { $0.makeFrame(identifiers: identifiers, geometry: geometry) }
             if let terminal, terminal.isFullScreen, !terminal.wasInterrupted {

@@ -15,26 +15,35 @@ import Lookahead
 /// exactly, a jump eases in and out over ``jumpDuration`` exactly; a
 /// recorded trace's noise matches neither, and the policy infers the
 /// landing from the first coasting frames as before.
-struct AnnouncedLandings: Sendable {
+package struct AnnouncedLandings: Sendable {
     /// One announcement: from `start` until before `end`, the motion rests at `offset`.
-    struct Landing: Hashable, Sendable {
-        var start: Duration
-        var end: Duration
-        var offset: Double
+    package struct Landing: Hashable, Sendable {
+        /// How the app knows where the motion rests.
+        package enum Kind: Hashable, Sendable {
+            /// A drag ended in a fling (`scrollViewWillEndDragging`).
+            case fling
+            /// The app started an animated scroll (`setContentOffset(_:animated:)`).
+            case animatedScroll
+        }
+
+        package var start: Duration
+        package var end: Duration
+        package var offset: Double
+        package var kind: Kind
     }
 
     /// How long the generator's animated scrolls last: UIKit's scroll-to-top.
     static let jumpDuration = 0.3
 
     /// The announcements, ascending and disjoint.
-    let landings: [Landing]
+    package let landings: [Landing]
     /// Where the last lookup ended: frames are shown in time order.
     private var cursor = 0
 
     /// Finds the landings in `trace`, whose offsets stay within `0...maxOffset`.
     ///
     /// - Complexity: O(samples).
-    init(trace: ScrollTrace, maxOffset: Double) {
+    package init(trace: ScrollTrace, maxOffset: Double) {
         let samples = trace.samples
         var landings: [Landing] = []
         guard samples.count > 3 else {
@@ -56,7 +65,8 @@ struct AnnouncedLandings: Sendable {
             {
                 landings.append(
                     Landing(
-                        start: samples[index + 1].time, end: samples[index + jumpFrames].time, offset: target))
+                        start: samples[index + 1].time, end: samples[index + jumpFrames].time, offset: target,
+                        kind: .animatedScroll))
                 index += jumpFrames
                 continue
             }
@@ -69,7 +79,8 @@ struct AnnouncedLandings: Sendable {
                     last += 1
                 }
                 let landing = min(max(0, target), maxOffset)
-                landings.append(Landing(start: samples[index].time, end: samples[last].time + step, offset: landing))
+                landings.append(
+                    Landing(start: samples[index].time, end: samples[last].time + step, offset: landing, kind: .fling))
                 index = last + 1
                 continue
             }
@@ -114,13 +125,21 @@ struct AnnouncedLandings: Sendable {
         return to
     }
 
+    /// The offset of the landing announced at `time`, if any; `time` never
+    /// decreases from one call to the next.
+    ///
+    /// - Complexity: amortized O(1).
+    mutating func offset(at time: Duration) -> Double? {
+        landing(at: time)?.offset
+    }
+
     /// The landing announced at `time`, if any; `time` never decreases
     /// from one call to the next.
     ///
     /// - Complexity: amortized O(1).
-    mutating func offset(at time: Duration) -> Double? {
+    package mutating func landing(at time: Duration) -> Landing? {
         while cursor < landings.count, landings[cursor].end <= time { cursor += 1 }
         guard cursor < landings.count, landings[cursor].start <= time else { return nil }
-        return landings[cursor].offset
+        return landings[cursor]
     }
 }

@@ -51,6 +51,13 @@ final class CoordinatorFixture {
             viewportSize: view.bounds.size, at: time)
     }
 
+    /// Announces an animated scroll to `target` from where the view is, one frame later.
+    func animateScroll(to target: Double) {
+        time += Self.frameTime
+        coordinator.scrollViewWillAnimateScroll(
+            to: Point(x: 0, y: target), contentOffset: view.contentOffset, viewportSize: view.bounds.size, at: time)
+    }
+
     /// Keys the coordinator holds prefetched.
     var prefetchedKeys: Set<Int> { Set(coordinator.prefetchedKeys.values) }
 }

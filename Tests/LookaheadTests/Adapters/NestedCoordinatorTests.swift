@@ -85,6 +85,22 @@ struct NestedCoordinatorTests {
         scroll(to: y)
     }
 
+    @Test("an animated scroll of the feed, announced before it starts, asks for the rows where it lands at once")
+    func anAnimatedScrollAsksForItsTargetAtOnce() {
+        // Given a feed at rest near its end, with the default (adaptive) window of rows
+        let fixture = NestedFeedFixture(policy: NestedPrefetchPlanner.defaultPolicy)
+        fixture.scrollFeed(to: 6_000)
+        fixture.scrollFeed(to: 6_000)
+        let top = [NestedFeedFixture.key(0, 0), NestedFeedFixture.key(2, 0), NestedFeedFixture.key(3, 1)]
+        #expect(Set(top).isDisjoint(with: fixture.prefetchedKeys))
+        // When the app announces an animated scroll to the top, before it moves
+        fixture.coordinator?.scrollViewWillAnimateScroll(
+            to: .zero, contentOffset: fixture.feed.contentOffset, viewportSize: fixture.feed.bounds.size,
+            at: fixture.time + NestedFeedFixture.frameTime)
+        // Then the carousels on the first screen are asked for at once
+        #expect(Set(top).isSubset(of: fixture.prefetchedKeys), "\(fixture.prefetchedKeys.sorted().prefix(20))")
+    }
+
     @Test("a row scrolled away cancels its carousel's prefetches at the fetcher")
     func rowScrolledAwayCancels() async {
         // Given row 1's carousel swiped, its items ahead being loaded

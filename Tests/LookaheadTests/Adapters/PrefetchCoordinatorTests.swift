@@ -68,6 +68,28 @@ struct PrefetchCoordinatorTests {
         #expect(Set(landing).isSubset(of: fixture.prefetchedKeys))
     }
 
+    @Test func anAnimatedScrollAnnouncedBeforeItStartsAsksForItsTargetAtOnce() {
+        // Given a grid at rest far down, and the same grid told nothing
+        let fixture = CoordinatorFixture()
+        let unannounced = CoordinatorFixture()
+        for grid in [fixture, unannounced] {
+            grid.scroll(to: 30_000)
+            grid.scroll(to: 30_000)
+        }
+        let top = fixture.view.itemFrames(in: Rect(x: 0, y: 0, width: 390, height: 844)).map(\.path.item)
+        #expect(!top.isEmpty && Set(top).isDisjoint(with: fixture.prefetchedKeys))
+        // When the app announces an animated scroll to the top, before it moves
+        fixture.animateScroll(to: 0)
+        // Then the items at the top are asked for at once
+        #expect(Set(top).isSubset(of: fixture.prefetchedKeys))
+        // And the animation's first frame still carries the target, where
+        // without the announcement that frame does not reach the top
+        fixture.scroll(to: 29_000)
+        unannounced.scroll(to: 29_000)
+        #expect(Set(top).isSubset(of: fixture.prefetchedKeys))
+        #expect(Set(top).isDisjoint(with: unannounced.prefetchedKeys))
+    }
+
     @Test func displayRequestsFollowThePlannersPriorityAndEndWithTheCell() async {
         // Given a grid at rest, and a display request for each visible cell
         let fixture = CoordinatorFixture()
