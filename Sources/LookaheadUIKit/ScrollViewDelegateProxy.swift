@@ -60,8 +60,7 @@
         }
 
         func scrollViewWillBeginDragging(_ scrollView: UIScrollView) {
-            coordinator?.scrollViewDidEndFling()
-            forwardee?.scrollViewWillBeginDragging?(scrollView)
+            endMotion { $0.scrollViewWillBeginDragging?(scrollView) }
         }
 
         func scrollViewWillEndDragging(
@@ -78,8 +77,7 @@
         }
 
         func scrollViewDidEndDecelerating(_ scrollView: UIScrollView) {
-            coordinator?.scrollViewDidEndFling()
-            forwardee?.scrollViewDidEndDecelerating?(scrollView)
+            endMotion { $0.scrollViewDidEndDecelerating?(scrollView) }
         }
 
         /// An animated scroll the app starts (see
@@ -102,13 +100,19 @@
         }
 
         func scrollViewDidScrollToTop(_ scrollView: UIScrollView) {
-            coordinator?.scrollViewDidEndFling()
-            forwardee?.scrollViewDidScrollToTop?(scrollView)
+            endMotion { $0.scrollViewDidScrollToTop?(scrollView) }
         }
 
         func scrollViewDidEndScrollingAnimation(_ scrollView: UIScrollView) {
+            endMotion { $0.scrollViewDidEndScrollingAnimation?(scrollView) }
+        }
+
+        /// A motion ended (a drag began, a deceleration or an animated scroll
+        /// ended): the coordinator drops its announced target, then the app's
+        /// delegate hears the call (`forward`).
+        private func endMotion(_ forward: (any UIScrollViewDelegate) -> Void) {
             coordinator?.scrollViewDidEndFling()
-            forwardee?.scrollViewDidEndScrollingAnimation?(scrollView)
+            if let forwardee { forward(forwardee) }
         }
 
         func collectionView(

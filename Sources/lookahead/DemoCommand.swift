@@ -27,8 +27,12 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "The scripted scroll: skimming (drags, flicks, pauses), reading, photos, flinging or jumping.")
     var script = DemoConfiguration.defaults.script.rawValue
 
-    @Option(help: "How long the scripted scroll runs, in seconds.")
-    var duration = DemoConfiguration.defaults.duration / .seconds(1)
+    @Option(
+        help: """
+            How long the scripted scroll runs, in seconds (default: 15; 40 for jumping, whose first jump comes \
+            15–30 s in).
+            """)
+    var duration: Double?
 
     @OptionGroup(title: DemoCommand.latencyTitle)
     var latency: LatencyOptions

@@ -76,4 +76,30 @@ struct DemoAnnouncerTests {
         let seen = landings.filter { landing in times.contains { landing.start <= $0 && $0 < landing.end } }
         #expect(announced.count == seen.count)
     }
+
+    @Test("the jumping script's default run jumps to the top and back", arguments: [UInt64(1), 2, 3, 4, 5])
+    func theDefaultJumpingRunJumps(seed: UInt64) throws {
+        // Given the demo's jumping script at its default duration (seeds 1–5)
+        let configuration = try DemoConfiguration.parse(seed: seed, script: "jumping")
+        let geometry = DemoSession.geometry(
+            terminalWidth: DemoConfiguration.headlessTerminal.width,
+            terminalHeight: DemoConfiguration.headlessTerminal.height, lanes: 1)
+        let rows = (configuration.itemCount + geometry.columns - 1) / geometry.columns
+        let contentHeight = Double(rows) * DemoGeometry.cellPoints
+
+        // When its scroll is made, as the session makes it
+        let trace = ScrollTraceGenerator(
+            seed: seed, style: .jumping, duration: configuration.duration, contentHeight: contentHeight,
+            viewportHeight: geometry.viewportHeight, frameRate: configuration.frameRate
+        ).makeTrace()
+
+        // Then it holds a jump to the top and one back (15 s held none: the first comes 15–30 s in)
+        let landings = AnnouncedLandings(trace: trace, maxOffset: contentHeight - geometry.viewportHeight).landings
+        let jumps = landings.filter { $0.kind == .animatedScroll }
+        #expect(jumps.count >= 2, "seed \(seed): \(jumps.count) jumps in \(configuration.duration)")
+        #expect(jumps.first?.offset == 0)
+        // And the other scripts keep their 15 s
+        #expect(try DemoConfiguration.parse(seed: seed, script: "flinging").duration == .seconds(15))
+        #expect(try DemoConfiguration.parse(durationSeconds: 5, script: "jumping").duration == .seconds(5))
+    }
 }

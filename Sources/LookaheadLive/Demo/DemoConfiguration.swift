@@ -46,11 +46,19 @@ public struct DemoConfiguration: Sendable {
     /// The defaults, which `parse` changes.
     init() {}
 
+    /// How long `script` runs when `--duration` is not given: 15 s, but 40 s
+    /// for `jumping`, whose first jump to the top comes 15–30 s in (then a
+    /// read of 1–4 s there, and the jump back): a 15-second run never jumps.
+    public static func defaultDuration(for script: ScrollTraceGenerator.Style) -> Duration {
+        script == .jumping ? .seconds(40) : defaults.duration
+    }
+
     /// Checks command-line values and builds a configuration from them.
     ///
     /// - Parameters:
     ///   - strategy: `adaptive`, `system`, `texture` or `none`.
-    ///   - durationSeconds: the scripted scroll's length; above 0, at most an hour.
+    ///   - durationSeconds: the scripted scroll's length; above 0, at most an
+    ///     hour; `nil` for the script's ``defaultDuration(for:)``.
     ///   - latencyMedianMilliseconds: the embedded server's median added
     ///     latency, 0 to 600,000; with `latencyP99Milliseconds`, checked by
     ///     the server's own rule (`FaultInjection.latencyLimits`).
@@ -71,7 +79,7 @@ public struct DemoConfiguration: Sendable {
     /// - Throws: ``DemoConfigurationError`` naming the option, the value and
     ///   what was expected.
     public static func parse(
-        strategy: String = defaults.strategy.rawValue, durationSeconds: Double = defaults.duration / .seconds(1),
+        strategy: String = defaults.strategy.rawValue, durationSeconds: Double? = nil,
         latencyMedianMilliseconds: Double = defaults.latencyMedian / .milliseconds(1),
         latencyP99Milliseconds: Double = defaults.latencyP99 / .milliseconds(1), interactive: Bool = false,
         showsUI: Bool = true, server: String? = nil, seed: UInt64 = defaults.seed,
@@ -83,10 +91,6 @@ public struct DemoConfiguration: Sendable {
             throw DemoConfigurationError(
                 "--strategy: unknown strategy '\(strategy)'; expected one of "
                     + DemoStrategy.allCases.map(\.rawValue).joined(separator: ", "))
-        }
-        guard durationSeconds.isFinite, durationSeconds > 0, durationSeconds <= 3_600 else {
-            throw DemoConfigurationError(
-                "--duration: expected seconds above 0 and at most 3600, got \(durationSeconds)")
         }
         let problem = latencyProblem(
             medianMilliseconds: latencyMedianMilliseconds, p99Milliseconds: latencyP99Milliseconds,
@@ -128,6 +132,11 @@ public struct DemoConfiguration: Sendable {
             throw DemoConfigurationError(
                 "--script: unknown scroll '\(script)'; expected one of "
                     + ScrollTraceGenerator.Style.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        let durationSeconds = durationSeconds ?? defaultDuration(for: parsedScript) / .seconds(1)
+        guard durationSeconds.isFinite, durationSeconds > 0, durationSeconds <= 3_600 else {
+            throw DemoConfigurationError(
+                "--duration: expected seconds above 0 and at most 3600, got \(durationSeconds)")
         }
         var configuration = DemoConfiguration()
         configuration.strategy = parsedStrategy

@@ -18,16 +18,12 @@ import Lookahead
 package struct AnnouncedLandings: Sendable {
     /// One announcement: from `start` until before `end`, the motion rests at `offset`.
     package struct Landing: Hashable, Sendable {
-        /// How the app knows where the motion rests.
-        package enum Kind: Hashable, Sendable {
-            /// A drag ended in a fling (`scrollViewWillEndDragging`).
-            case fling
-            /// The app started an animated scroll (`setContentOffset(_:animated:)`).
-            case animatedScroll
-        }
+        /// How the app knows where the motion rests: a drag ended in a fling
+        /// (`scrollViewWillEndDragging`), or it started an animated scroll
+        /// (`setContentOffset(_:animated:)`).
+        package enum Kind: Hashable, Sendable { case fling, animatedScroll }
 
-        package var start: Duration
-        package var end: Duration
+        package var start, end: Duration
         package var offset: Double
         package var kind: Kind
     }
@@ -58,15 +54,19 @@ package struct AnnouncedLandings: Sendable {
         func isUniform(_ range: Range<Int>) -> Bool {
             range.allSatisfy { samples[$0 + 1].time - samples[$0].time == step }
         }
+        /// The jump that starts after sample `index`, if one does.
+        func jump(from index: Int) -> Landing? {
+            guard let target = Self.jumpTarget(offsets, from: index, frames: jumpFrames),
+                index + jumpFrames < samples.count, isUniform(index..<index + jumpFrames)
+            else { return nil }
+            return Landing(
+                start: samples[index + 1].time, end: samples[index + jumpFrames].time, offset: target,
+                kind: .animatedScroll)
+        }
         var index = 0
         while index + 3 < samples.count {
-            if let target = Self.jumpTarget(offsets, from: index, frames: jumpFrames),
-                index + jumpFrames < samples.count, isUniform(index..<index + jumpFrames)
-            {
-                landings.append(
-                    Landing(
-                        start: samples[index + 1].time, end: samples[index + jumpFrames].time, offset: target,
-                        kind: .animatedScroll))
+            if let jump = jump(from: index) {
+                landings.append(jump)
                 index += jumpFrames
                 continue
             }
@@ -81,7 +81,15 @@ package struct AnnouncedLandings: Sendable {
                 let landing = min(max(0, target), maxOffset)
                 landings.append(
                     Landing(start: samples[index].time, end: samples[last].time + step, offset: landing, kind: .fling))
-                index = last + 1
+                // An animated scroll may start where the fling came to rest,
+                // its first sample the fling's last (the generator's jumps
+                // start as soon as a gesture ends).
+                if let jump = jump(from: last) {
+                    landings.append(jump)
+                    index = last + jumpFrames
+                } else {
+                    index = last + 1
+                }
                 continue
             }
             index += 1

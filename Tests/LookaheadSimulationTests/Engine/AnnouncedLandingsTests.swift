@@ -60,6 +60,28 @@ struct AnnouncedLandingsTests {
         #expect(landings.offset(at: frame * (4 + frames)) == nil)
     }
 
+    @Test func aJumpRightAfterAFlingComesToRestIsAnnouncedToo() throws {
+        // Given a fling that comes to rest, and on its last frame an animated
+        // scroll to the top over 0.3 s (18 frames): the generator's jumps start
+        // as soon as a gesture ends
+        var samples = dragThenFling(v0: 3_000)
+        let rest = try #require(samples.last)
+        let frames = 18
+        for step in 1...frames {
+            let progress = 0.5 - 0.5 * cos(Double.pi * Double(step) / Double(frames))
+            samples.append(ScrollTrace.Sample(time: rest.time + frame * step, offset: rest.offset * (1 - progress)))
+        }
+        samples += (1...5).map { ScrollTrace.Sample(time: rest.time + frame * (frames + $0), offset: 0) }
+        let found = AnnouncedLandings(trace: ScrollTrace(samples: samples), maxOffset: 1e9).landings
+
+        // Then both are announced, the fling and then the jump, from its first moving frame
+        #expect(found.map(\.kind) == [.fling, .animatedScroll])
+        #expect(found.last?.offset == 0)
+        #expect(found.last?.start == rest.time + frame)
+        var landings = AnnouncedLandings(trace: ScrollTrace(samples: samples), maxOffset: 1e9)
+        #expect(landings.offset(at: rest.time + frame * 2) == 0)
+    }
+
     @Test(arguments: [UInt64(1), 2, 3])
     func aDragWithNoiseIsNeverAnnounced(seed: UInt64) {
         // Given a finger dragging at a wobbling speed
