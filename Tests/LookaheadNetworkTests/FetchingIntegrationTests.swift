@@ -9,7 +9,10 @@ struct FetchingIntegrationTests {
     @Test("1,000 prefetched items all land, the server never sees more than the limit at once")
     func prefetchUnderConcurrencyLimit() async throws {
         let limit = 6
-        let faults = FaultInjection(latencyMedian: .milliseconds(2), latencyP99: .milliseconds(6))
+        // Long enough that the limit is reached at the server even when the
+        // client is slow to start the next load (under ThreadSanitizer, at
+        // 2 ms, one run saw at most 5 in flight).
+        let faults = FaultInjection(latencyMedian: .milliseconds(20), latencyP99: .milliseconds(60))
         try await withFeedServer(items: 1_000, faults: faults, loader: .init(maximumConnections: limit)) {
             server, loader in
             let fetcher = FeedClient(loader: loader).makeItemFetcher(memoryCache: MemoryCache(countLimit: 2_000))
