@@ -13,7 +13,7 @@ struct DemoCommand: AsyncParsableCommand {
             Starts the feed server in-process on 127.0.0.1 (or uses --server) with injected latency and \
             scrolls a grid along a seeded scroll (--script) for --duration seconds, then prints a summary. The rows \
             just below the viewport are drawn dimmed: that is where prefetching happens. With --interactive: \
-            j/k scroll a row, space flings, g/G go to the top/bottom, q quits. Without a terminal on standard \
+            j/k scroll a row, space flings, g/G scroll to the top/bottom (animated), q quits. Without a terminal on standard \
             output (or with --no-ui) it runs the scripted scroll without drawing and prints the summary.
             """
     )

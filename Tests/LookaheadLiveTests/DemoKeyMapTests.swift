@@ -37,11 +37,53 @@ struct DemoKeyMapTests {
         scroller.apply(.scroll(rows: -1))
         #expect(scroller.offset == 154)
         scroller.apply(.top)
+        scroller.advance(by: 0.3)
         #expect(scroller.offset == 0)
         scroller.apply(.scroll(rows: -1))
         #expect(scroller.offset == 0)
         scroller.apply(.bottom)
+        scroller.advance(by: 0.3)
         #expect(scroller.offset == 250)
+    }
+
+    @Test("g and G scroll to the top and the bottom animated, announcing the target, then the end on arrival")
+    func animatedJumps() {
+        // Given a list at rest 5,000 pt down
+        var scroller = DemoScroller(maxOffset: 100_000, rowHeight: 100)
+        for _ in 0..<50 { scroller.apply(.scroll(rows: 1)) }
+        #expect(scroller.offset == 5_000)
+
+        // When g is pressed
+        scroller.apply(.top)
+
+        // Then the top is announced at once, and the list moves there over
+        // 0.3 s, eased in and out: slowly at first, half way at half time
+        #expect(scroller.takeAnnouncement() == .animatedScroll(target: 0))
+        #expect(scroller.isMoving)
+        scroller.advance(by: 0.03)
+        #expect(scroller.offset > 4_800 && scroller.offset < 5_000)
+        scroller.advance(by: 0.12)
+        #expect(abs(scroller.offset - 2_500) < 1)
+        #expect(scroller.takeAnnouncement() == nil)
+        // And it arrives on the frame the animation ends, announcing the end then
+        scroller.advance(by: 0.2)
+        #expect(scroller.offset == 0)
+        #expect(!scroller.isMoving)
+        #expect(scroller.takeAnnouncement() == .ended)
+
+        // And G at the bottom already announces nothing; a key mid-jump stops it where it is
+        scroller.apply(.bottom)
+        #expect(scroller.takeAnnouncement() == .animatedScroll(target: 100_000))
+        scroller.advance(by: 0.15)
+        scroller.apply(.scroll(rows: 0))
+        #expect(scroller.takeAnnouncement() == .ended)
+        let stopped = scroller.offset
+        scroller.advance(by: 0.3)
+        #expect(scroller.offset == stopped && abs(stopped - 50_000) < 1)
+        scroller.apply(.scroll(rows: 1_000))
+        scroller.apply(.bottom)
+        #expect(scroller.takeAnnouncement() == nil)
+        #expect(!scroller.isMoving)
     }
 
     @Test("space flings in the last direction and decelerates to rest")

@@ -51,6 +51,18 @@ public enum ScrollPhysics {
         return log(fraction) / log(decelerationRate) / 1_000
     }
 
+    /// How long an animated scroll takes: UIKit's scroll to the top, and a
+    /// `setContentOffset(_:animated: true)`, take about 0.3 s.
+    package static let animatedScrollDuration = 0.3
+
+    /// The share of its way an animated scroll lasting `duration` has
+    /// covered after `elapsed` (in any one unit; clamped to the animation):
+    /// eased in and out, as UIKit's are.
+    package static func animatedScrollProgress(elapsed: Double, duration: Double) -> Double {
+        guard duration > 0 else { return 1 }
+        return 0.5 - 0.5 * cos(Double.pi * min(max(elapsed, 0), duration) / duration)
+    }
+
     /// Seconds until a fling has covered `fraction` (below 1) of its way:
     /// the same for every speed, since the velocity decays exponentially.
     static func time(toCover fraction: Double) -> Double {

@@ -92,7 +92,7 @@ final class DemoLane {
                 at: time)
         case .ended:
             coordinator.scrollViewDidEndFling()
-            coordinator.scrollViewDidScroll(contentOffset: contentOffset, viewportSize: viewport, at: time)
+            fallthrough
         case nil:
             coordinator.scrollViewDidScroll(contentOffset: contentOffset, viewportSize: viewport, at: time)
         }

@@ -2,7 +2,8 @@ import Foundation
 import Lookahead
 
 /// The scroll position of the interactive demo: key presses move it, flings
-/// decelerate as UIScrollView's do.
+/// decelerate as UIScrollView's do, and jumps to the top or the bottom animate
+/// as UIKit's scroll to the top does.
 ///
 /// Pure and clock-free: the driver calls `advance(by:)` once per frame with
 /// the time since the previous one.
@@ -22,6 +23,11 @@ public struct DemoScroller: Hashable, Sendable {
     /// What an app would tell its coordinator of the last change of motion,
     /// until taken (``takeAnnouncement()``).
     private var announcement: DemoAnnouncement?
+    /// The animated jump under way.
+    private var jump: Jump?
+
+    /// Whether a fling or an animated jump is under way.
+    public var isMoving: Bool { velocity != 0 || jump != nil }
 
     /// Below this speed (pt/s) a fling stops, as the trace generator's do.
     static let restingSpeed = 20.0
@@ -39,32 +45,46 @@ public struct DemoScroller: Hashable, Sendable {
     }
 
     /// Applies a key's action. `.quit` changes nothing: the driver handles it.
+    ///
+    /// `g` and `G` start an animated scroll of 0.3 s, eased in and out as
+    /// UIKit's scroll to the top is, and announce its target, as an app tells
+    /// its coordinator; a key that moves the list stops a fling or a jump
+    /// under way.
     public mutating func apply(_ action: DemoAction) {
-        let wasFlinging = velocity != 0
+        let wasMoving = isMoving
         switch action {
         case .scroll(let rows):
-            velocity = 0
+            stop()
             if rows != 0 { direction = rows > 0 ? 1 : -1 }
             offset = clamped(offset + Double(rows) * rowHeight)
         case .fling:
+            jump = nil
             if offset >= maxOffset && direction > 0 { direction = -1 }
             if offset <= 0 && direction < 0 { direction = 1 }
             velocity = direction * flingSpeed
             announcement = .fling(target: restingOffset, velocity: velocity)
             return
-        case .top:
-            velocity = 0
-            direction = 1
-            offset = 0
-        case .bottom:
-            velocity = 0
-            direction = -1
-            offset = maxOffset
+        case .top, .bottom:
+            stop()
+            // From the top a fling goes down; from the bottom, up.
+            let target = action == .top ? 0 : maxOffset
+            direction = action == .top ? 1 : -1
+            if target != offset {
+                jump = Jump(from: offset, to: target, elapsed: 0)
+                announcement = .animatedScroll(target: target)
+                return
+            }
         case .quit:
             return
         }
-        // A key that moves the list catches the fling under way.
-        if wasFlinging { announcement = .ended }
+        // A key that moves the list catches the fling or the jump under way.
+        if wasMoving { announcement = .ended }
+    }
+
+    /// Stops a fling or a jump where it is.
+    private mutating func stop() {
+        velocity = 0
+        jump = nil
     }
 
     /// Where the fling under way will rest (the offset, at rest): what
@@ -74,23 +94,47 @@ public struct DemoScroller: Hashable, Sendable {
     }
 
     /// What an app would tell its coordinator since the last call: a fling
-    /// and where it will rest, or that the fling is over (a key moved the
-    /// list, or it came to rest); `nil` if nothing changed.
+    /// and where it will rest, a jump and its target, or that the motion is
+    /// over (a key moved the list, or it came to rest); `nil` if nothing
+    /// changed.
     mutating func takeAnnouncement() -> DemoAnnouncement? {
         defer { announcement = nil }
         return announcement
     }
 
-    /// Moves a fling on by `seconds`, decelerating at 0.998 per millisecond;
-    /// it stops below 20 pt/s or at an edge.
+    /// Moves a fling on by `seconds`, decelerating at 0.998 per millisecond
+    /// (it stops below 20 pt/s or at an edge), or a jump along its animation;
+    /// either announces its end on the frame it stops.
     public mutating func advance(by seconds: Double) {
-        guard velocity != 0, seconds > 0 else { return }
+        guard seconds > 0 else { return }
+        if let jump {
+            let elapsed = jump.elapsed + seconds
+            let duration = ScrollPhysics.animatedScrollDuration
+            let progress = ScrollPhysics.animatedScrollProgress(elapsed: elapsed, duration: duration)
+            offset = clamped(jump.from + (jump.to - jump.from) * progress)
+            if elapsed >= duration {
+                offset = clamped(jump.to)
+                self.jump = nil
+                announcement = .ended
+            } else {
+                self.jump?.elapsed = elapsed
+            }
+            return
+        }
+        guard velocity != 0 else { return }
         offset = clamped(offset + ScrollPhysics.distance(after: seconds, velocity: velocity))
         velocity *= pow(ScrollPhysics.decelerationRate, seconds * 1_000)
         if abs(velocity) < Self.restingSpeed || offset <= 0 || offset >= maxOffset {
             velocity = 0
             announcement = .ended
         }
+    }
+
+    /// An animated jump: where it started and ends, and the seconds it has run.
+    private struct Jump: Hashable, Sendable {
+        var from: Double
+        var to: Double
+        var elapsed: Double
     }
 
     private func clamped(_ value: Double) -> Double {

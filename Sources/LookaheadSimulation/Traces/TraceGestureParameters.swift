@@ -1,3 +1,5 @@
+import Lookahead
+
 /// How a simulated user scrolls: the odds and ranges the trace generator
 /// draws each gesture from.
 ///
@@ -46,6 +48,6 @@ struct TraceGestureParameters: Hashable, Sendable {
         /// the top left from (1: where the user was; more: further down).
         var returnDepth: ClosedRange<Double>
         /// How long each jump's animation lasts (UIKit's scroll-to-top takes about 0.3 s).
-        var animation: Double = 0.3
+        var animation: Double = ScrollPhysics.animatedScrollDuration
     }
 }

@@ -1,15 +1,5 @@
 import Lookahead
 
-#if canImport(Darwin)
-    import Darwin
-#elseif canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(ucrt)
-    import ucrt
-#endif
-
 /// A simulated user's scrolling, one frame at a time: the gesture in
 /// progress, and the choice of the next one when it ends.
 ///
@@ -126,7 +116,8 @@ struct TraceScroller {
                 motion = .idle
             } else {
                 // Ease in and out, as UIKit's animated scrolls do.
-                let progress = 0.5 - 0.5 * cos(Double.pi * Double(jumpFrame + 1) / Double(frames))
+                let progress = ScrollPhysics.animatedScrollProgress(
+                    elapsed: Double(jumpFrame + 1), duration: Double(frames))
                 offset = from + (to - from) * progress
                 motion = .jump(from: from, to: to, frame: jumpFrame + 1, frames: frames)
             }
