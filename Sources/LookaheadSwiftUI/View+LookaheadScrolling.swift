@@ -11,7 +11,10 @@
         /// Reports this scroll view's offset on every change
         /// (`onScrollGeometryChange`) and the start of each deceleration with
         /// its velocity (`onScrollPhaseChange`) to `coordinator`, which
-        /// prefetches and cancels as it does for a `UICollectionView`.
+        /// prefetches and cancels as it does for a `UICollectionView`. Before
+        /// an animated `scrollTo`, announce where it rests with
+        /// ``PrefetchCoordinator/scrollViewWillAnimateScroll(to:)``: the view's
+        /// next report plans for it.
         ///
         /// The coordinator's layout source must know the item frames: a
         /// ``FixedLayoutSource`` over the ``GridLayout`` of a `LazyVGrid` with
@@ -51,6 +54,9 @@
                     coordinator.scrollViewDidScroll(contentOffset: area.offset, viewportSize: area.size, at: now())
                 }
                 .onScrollPhaseChange { _, phase, context in
+                    // A programmatic scroll keeps the target its app announced
+                    // (scrollViewWillAnimateScroll(to:)) until it ends.
+                    if phase == .animating { return }
                     guard phase == .decelerating else {
                         coordinator.scrollViewDidEndFling()
                         return

@@ -13,7 +13,9 @@
 ///   planner's cancels (first) and prefetches to the fetcher.
 /// - ``scrollViewWillEndDragging(velocity:targetContentOffset:contentOffset:viewportSize:at:)`` when a
 ///   drag ends, and ``scrollViewWillAnimateScroll(to:contentOffset:viewportSize:at:)``
-///   before an animated scroll: the landing zone is asked for on that very frame.
+///   before an animated scroll: the landing zone is asked for on that very frame
+///   (``scrollViewWillAnimateScroll(to:)``: on the view's next report, where
+///   the view reports on a clock of its own, as SwiftUI's does).
 /// - ``requestDisplay(at:completion:)`` from `cellForItemAt`: a display
 ///   request at ``PrefetchPlanner/displayPriority(for:)``, re-prioritised on
 ///   later frames (a fling carrying the cell away lowers it), withdrawn by
@@ -133,9 +135,10 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     /// - Complexity: O(log n + window), plus O(sample) when the viewport
     ///   nears the edge of the sampled frames.
     public func scrollViewDidScroll(contentOffset: Point, viewportSize: Size, at time: Duration) {
+        let announcesTarget = tracker.hasPendingTarget
         guard let frame = tracker.frame(contentOffset: contentOffset, viewportSize: viewportSize, time: time)
         else { return }
-        plan(frame)
+        plan(frame, announcesTarget: announcesTarget)
     }
 
     /// A drag ended: plans at once with the velocity and the target offset
@@ -184,6 +187,31 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
         let frame = tracker.frameAnnouncing(
             target: targetContentOffset, contentOffset: contentOffset, viewportSize: viewportSize, time: time)
         if let frame { plan(frame, announcesTarget: true) }
+    }
+
+    /// The app is about to scroll with an animation, where it cannot time a
+    /// report of its own: the next ``scrollViewDidScroll(contentOffset:viewportSize:at:)``
+    /// plans for where the scroll will rest, as
+    /// ``scrollViewWillAnimateScroll(to:contentOffset:viewportSize:at:)`` does
+    /// at once, and the frames after it carry the target until
+    /// ``scrollViewDidEndFling()``. For a SwiftUI scroll view reporting
+    /// through `lookaheadScrolling(_:)`, whose clock is its own, call it just
+    /// before `ScrollPosition.scrollTo` or `ScrollViewProxy.scrollTo` in
+    /// `withAnimation`:
+    ///
+    /// ```swift
+    /// coordinator.scrollViewWillAnimateScroll(to: Point(x: 0, y: layout.frame(at: path).minY))
+    /// withAnimation { position.scrollTo(id: ids[path.item], anchor: .top) }
+    /// ```
+    ///
+    /// The planner clamps the target to the content. If the view does not
+    /// move (it is there already), the target stands until the next drag
+    /// begins (``scrollViewDidEndFling()``).
+    ///
+    /// - Parameter targetContentOffset: where the scroll will come to rest;
+    ///   one with non-finite numbers is ignored.
+    public func scrollViewWillAnimateScroll(to targetContentOffset: Point) {
+        tracker.announceAtNextReport(target: targetContentOffset)
     }
 
     /// A drag ended in a deceleration whose target the view does not report

@@ -16,6 +16,9 @@ struct ScrollTracker: Sendable {
     private var velocity = VelocityEstimator(timeConstant: .zero)
     /// The target of the fling under way, if one was announced.
     private(set) var target: Point?
+    /// Whether ``target`` was announced without a report of its own
+    /// (``announceAtNextReport(target:)``) and no report has carried it yet.
+    private(set) var hasPendingTarget = false
 
     /// The frame for a report, or `nil` for a report with non-finite numbers
     /// or an empty viewport, which no planner can use.
@@ -35,6 +38,7 @@ struct ScrollTracker: Sendable {
             // A clock that went back starts the measurement afresh.
             velocity.record(position: contentOffset.y, at: time)
         }
+        hasPendingTarget = false
         return ScrollFrame(
             visibleRect: Rect(origin: contentOffset, size: viewportSize), velocity: velocity.velocity, time: time,
             targetOffset: target)
@@ -52,15 +56,26 @@ struct ScrollTracker: Sendable {
         return frame(contentOffset: contentOffset, viewportSize: viewportSize, time: time, velocity: reported)
     }
 
+    /// Announces an animated scroll's `target` from the next report on,
+    /// for a caller that cannot time a report of its own (the view reports
+    /// on its own clock). A target with non-finite numbers is ignored.
+    mutating func announceAtNextReport(target: Point) {
+        guard target.x.isFinite, target.y.isFinite else { return }
+        self.target = target
+        hasPendingTarget = true
+    }
+
     /// The motion is over (a fling came to rest or a new drag caught it, an
     /// animated scroll arrived): frames carry no target any more.
     mutating func endFling() {
         target = nil
+        hasPendingTarget = false
     }
 
     /// Forgets the motion: the next report starts at rest.
     mutating func reset() {
         velocity.reset()
         target = nil
+        hasPendingTarget = false
     }
 }

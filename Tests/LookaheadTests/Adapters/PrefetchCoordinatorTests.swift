@@ -90,6 +90,28 @@ struct PrefetchCoordinatorTests {
         #expect(Set(top).isDisjoint(with: unannounced.prefetchedKeys))
     }
 
+    @Test func anAnimatedScrollAnnouncedWithoutAClockIsPlannedOnTheNextReport() {
+        // Given a grid at rest far down, and the same grid told nothing
+        let fixture = CoordinatorFixture()
+        let unannounced = CoordinatorFixture()
+        for grid in [fixture, unannounced] {
+            grid.scroll(to: 30_000)
+            grid.scroll(to: 30_000)
+        }
+        let top = fixture.view.itemFrames(in: Rect(x: 0, y: 0, width: 390, height: 844)).map(\.path.item)
+        // When the app announces an animated scroll to the top as SwiftUI's
+        // would, with no report of its own
+        fixture.coordinator.scrollViewWillAnimateScroll(to: .zero)
+        // Then nothing is asked for until the view reports
+        #expect(Set(top).isDisjoint(with: fixture.prefetchedKeys))
+        // And the animation's first report asks for the items at the top,
+        // which the same report does not reach unannounced
+        fixture.scroll(to: 29_900)
+        unannounced.scroll(to: 29_900)
+        #expect(Set(top).isSubset(of: fixture.prefetchedKeys))
+        #expect(Set(top).isDisjoint(with: unannounced.prefetchedKeys))
+    }
+
     @Test func displayRequestsFollowThePlannersPriorityAndEndWithTheCell() async {
         // Given a grid at rest, and a display request for each visible cell
         let fixture = CoordinatorFixture()

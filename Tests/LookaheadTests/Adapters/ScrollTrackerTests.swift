@@ -54,4 +54,32 @@ struct ScrollTrackerTests {
         let broken = try #require(breaking)
         #expect(broken.targetOffset == nil)
     }
+
+    @Test func aTargetAnnouncedWithoutAReportIsCarriedFromTheNextReportOn() throws {
+        // Given a list at rest at 5,000
+        var tracker = ScrollTracker()
+        _ = report(&tracker, y: 5_000, frame: 0)
+        // When the app announces an animated scroll to the top, with no report of its own
+        tracker.announceAtNextReport(target: .zero)
+        #expect(tracker.hasPendingTarget)
+        // Then a report the planner cannot use leaves it pending
+        let unusable = tracker.frame(
+            contentOffset: Point(x: 0, y: .nan), viewportSize: viewport, time: Self.frameTime)
+        #expect(unusable == nil && tracker.hasPendingTarget)
+        // And the next report carries it, announced once, and the frames after it too
+        let first = try #require(report(&tracker, y: 4_900, frame: 2))
+        #expect(first.targetOffset == .zero)
+        #expect(!tracker.hasPendingTarget)
+        let second = try #require(report(&tracker, y: 4_000, frame: 3))
+        #expect(second.targetOffset == .zero)
+        // And the end of the motion drops it
+        tracker.endFling()
+        #expect(report(&tracker, y: 0, frame: 4)?.targetOffset == nil)
+        // And a target that is not a number is not announced; the end of a motion drops a pending one
+        tracker.announceAtNextReport(target: Point(x: 0, y: .infinity))
+        #expect(!tracker.hasPendingTarget && report(&tracker, y: 0, frame: 5)?.targetOffset == nil)
+        tracker.announceAtNextReport(target: Point(x: 0, y: 3_000))
+        tracker.endFling()
+        #expect(!tracker.hasPendingTarget && report(&tracker, y: 0, frame: 6)?.targetOffset == nil)
+    }
 }
