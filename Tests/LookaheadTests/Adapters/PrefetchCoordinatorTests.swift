@@ -68,7 +68,16 @@ struct PrefetchCoordinatorTests {
         #expect(Set(landing).isSubset(of: fixture.prefetchedKeys))
     }
 
-    @Test func anAnimatedScrollAnnouncedBeforeItStartsAsksForItsTargetAtOnce() {
+    /// How an app announces an animated scroll: on a report of its own
+    /// (UIKit's glue), or for the view's next report (SwiftUI's, whose
+    /// clock the app does not have).
+    enum AnimatedScrollAnnouncement: CaseIterable {
+        case timed
+        case atNextReport
+    }
+
+    @Test(arguments: AnimatedScrollAnnouncement.allCases)
+    func anAnimatedScrollAnnouncedBeforeItStartsAsksForItsTarget(_ announcement: AnimatedScrollAnnouncement) {
         // Given a grid at rest far down, and the same grid told nothing
         let fixture = CoordinatorFixture()
         let unannounced = CoordinatorFixture()
@@ -79,35 +88,20 @@ struct PrefetchCoordinatorTests {
         let top = fixture.view.itemFrames(in: Rect(x: 0, y: 0, width: 390, height: 844)).map(\.path.item)
         #expect(!top.isEmpty && Set(top).isDisjoint(with: fixture.prefetchedKeys))
         // When the app announces an animated scroll to the top, before it moves
-        fixture.animateScroll(to: 0)
-        // Then the items at the top are asked for at once
-        #expect(Set(top).isSubset(of: fixture.prefetchedKeys))
-        // And the animation's first frame still carries the target, where
-        // without the announcement that frame does not reach the top
+        switch announcement {
+        case .timed:
+            fixture.animateScroll(to: 0)
+            // Then the items at the top are asked for at once
+            #expect(Set(top).isSubset(of: fixture.prefetchedKeys))
+        case .atNextReport:
+            fixture.coordinator.scrollViewWillAnimateScroll(to: .zero)
+            // Then nothing is asked for until the view reports
+            #expect(Set(top).isDisjoint(with: fixture.prefetchedKeys))
+        }
+        // And the animation's first report asks for them (or still does),
+        // where without the announcement that report does not reach the top
         fixture.scroll(to: 29_000)
         unannounced.scroll(to: 29_000)
-        #expect(Set(top).isSubset(of: fixture.prefetchedKeys))
-        #expect(Set(top).isDisjoint(with: unannounced.prefetchedKeys))
-    }
-
-    @Test func anAnimatedScrollAnnouncedWithoutAClockIsPlannedOnTheNextReport() {
-        // Given a grid at rest far down, and the same grid told nothing
-        let fixture = CoordinatorFixture()
-        let unannounced = CoordinatorFixture()
-        for grid in [fixture, unannounced] {
-            grid.scroll(to: 30_000)
-            grid.scroll(to: 30_000)
-        }
-        let top = fixture.view.itemFrames(in: Rect(x: 0, y: 0, width: 390, height: 844)).map(\.path.item)
-        // When the app announces an animated scroll to the top as SwiftUI's
-        // would, with no report of its own
-        fixture.coordinator.scrollViewWillAnimateScroll(to: .zero)
-        // Then nothing is asked for until the view reports
-        #expect(Set(top).isDisjoint(with: fixture.prefetchedKeys))
-        // And the animation's first report asks for the items at the top,
-        // which the same report does not reach unannounced
-        fixture.scroll(to: 29_900)
-        unannounced.scroll(to: 29_900)
         #expect(Set(top).isSubset(of: fixture.prefetchedKeys))
         #expect(Set(top).isDisjoint(with: unannounced.prefetchedKeys))
     }
