@@ -58,7 +58,7 @@ public struct DemoScroller: Hashable, Sendable {
             if rows != 0 { direction = rows > 0 ? 1 : -1 }
             offset = clamped(offset + Double(rows) * rowHeight)
         case .fling:
-            jump = nil
+            stop()
             if offset >= maxOffset && direction > 0 { direction = -1 }
             if offset <= 0 && direction < 0 { direction = 1 }
             velocity = direction * flingSpeed
@@ -110,13 +110,13 @@ public struct DemoScroller: Hashable, Sendable {
         if let jump {
             let elapsed = jump.elapsed + seconds
             let duration = ScrollPhysics.animatedScrollDuration
-            let progress = ScrollPhysics.animatedScrollProgress(elapsed: elapsed, duration: duration)
-            offset = clamped(jump.from + (jump.to - jump.from) * progress)
             if elapsed >= duration {
                 offset = clamped(jump.to)
                 self.jump = nil
                 announcement = .ended
             } else {
+                let progress = ScrollPhysics.animatedScrollProgress(elapsed: elapsed, duration: duration)
+                offset = clamped(jump.from + (jump.to - jump.from) * progress)
                 self.jump?.elapsed = elapsed
             }
             return
