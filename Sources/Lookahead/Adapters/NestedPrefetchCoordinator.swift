@@ -46,8 +46,8 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
     private var lastFrame: ScrollFrame?
     /// Carousel reports made before the feed's first frame, planned with it.
     private var waitingScrolls: [NestedPrefetchPlanner.CarouselScroll] = []
-    /// The key each outstanding prefetch was made for.
-    private(set) var prefetchedKeys: [NestedItemPath: Key] = [:]
+    /// The outstanding prefetches.
+    private var prefetches = PrefetchRequestTable<NestedItemPath, Key>()
     private let displayRequests = DisplayRequestTable<NestedItemPath>()
     /// The links handed out, weakly: a batch update moves them with their rows.
     private var links: [ObjectIdentifier: WeakLink<Key, Value>] = [:]
@@ -207,7 +207,7 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
     package var pendingDisplayPaths: Set<NestedItemPath> { displayRequests.paths }
 
     /// The keys held prefetched, by path. For tests.
-    package var prefetchedKeysByPath: [NestedItemPath: Key] { prefetchedKeys }
+    package var prefetchedKeysByPath: [NestedItemPath: Key] { prefetches.keys }
 
     private func endDisplaying(row: Int) {
         displayRequests.cancel { $0.row == row }
@@ -219,8 +219,7 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
     /// request is withdrawn, and planning starts afresh on `layout`.
     public func reloadData(layout: CarouselFeedLayout) {
         cancel(planner.cancelAll().cancel)
-        for key in prefetchedKeys.values { fetcher.cancelFetch(key) }
-        prefetchedKeys.removeAll()
+        prefetches.cancelAll(on: fetcher)
         displayRequests.cancelAll()
         planner = NestedPrefetchPlanner(
             layout: layout, policy: policy, carouselPolicy: carouselPolicy,
@@ -302,9 +301,7 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
     /// Moves each prefetch and display request to its item's new path;
     /// withdraws those whose item is gone.
     private func remap(_ newPath: (NestedItemPath) -> NestedItemPath?) {
-        let (moved, withdrawn) = prefetchedKeys.remappingKeys(newPath)
-        prefetchedKeys = moved
-        for key in withdrawn { fetcher.cancelFetch(key) }
+        prefetches.remap(newPath, on: fetcher)
         displayRequests.remap(newPath)
     }
 
@@ -315,27 +312,23 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
         let queue = LoadQueueState(pending: fetcher.pendingLoadCount, maxConcurrentLoads: fetcher.maxConcurrentLoads)
         let update = planner.update(frame, carousels: scrolls, loadQueue: queue)
         // Consumed: what is on screen now is the cells' business.
-        if !prefetchedKeys.isEmpty {
+        if !prefetches.keys.isEmpty {
             for row in planner.visibleRows {
                 for item in planner.visibleSpan(ofRow: row) {
-                    prefetchedKeys[NestedItemPath(row: row, item: item)] = nil
+                    prefetches.consume(at: NestedItemPath(row: row, item: item))
                 }
             }
         }
         cancel(update.cancel)
         for path in update.prefetch {
             guard let key = key(path) else { continue }
-            prefetchedKeys[path] = key
-            fetcher.fetchAsync(key, priority: prefetchPriority)
+            prefetches.prefetch(key, at: path, from: fetcher, priority: prefetchPriority)
         }
         displayRequests.reprioritize { planner.displayPriority(for: $0) }
     }
 
     private func cancel(_ paths: [NestedItemPath]) {
-        for path in paths {
-            guard let key = prefetchedKeys.removeValue(forKey: path) else { continue }
-            fetcher.cancelFetch(key)
-        }
+        for path in paths { prefetches.cancel(at: path, on: fetcher) }
     }
 }
 

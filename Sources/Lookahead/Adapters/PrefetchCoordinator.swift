@@ -74,10 +74,10 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     private var layout = SampledLayout.empty
     private var needsSample = true
     private var needsReload = true
+    /// The outstanding prefetches.
+    private var prefetches = PrefetchRequestTable<ItemPath, Key>()
     /// The key each outstanding prefetch was made for.
-    package private(set) var prefetchedKeys: [ItemPath: Key] = [:]
-    /// The request of each outstanding prefetch, to re-date it.
-    private var prefetchRequests: [Key: FetchRequest] = [:]
+    package var prefetchedKeys: [ItemPath: Key] { prefetches.keys }
     private let displayRequests = DisplayRequestTable<ItemPath>()
     private var loadObservation: FetchObservation?
     var paging: PagingLink?
@@ -294,7 +294,7 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     /// that replaced the list.
     public func reloadData() {
         cancel(planner.reload(layout: SampledLayout.empty).cancel)
-        cancel(Array(prefetchedKeys.keys))
+        prefetches.cancelAll(on: fetcher)
         displayRequests.cancelAll()
         needsSample = true
         needsReload = true
@@ -309,12 +309,7 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     ///
     /// - Complexity: O(window + display requests).
     public func applyUpdates(newPath: (ItemPath) -> ItemPath?) {
-        let (moved, withdrawn) = prefetchedKeys.remappingKeys(newPath)
-        prefetchedKeys = moved
-        for key in withdrawn {
-            prefetchRequests[key] = nil
-            fetcher.cancelFetch(key)
-        }
+        prefetches.remap(newPath, on: fetcher)
         displayRequests.remap(newPath)
         planner.applyUpdates(layout: layout, newPath: newPath)
         needsSample = true
@@ -345,9 +340,7 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
             maxConcurrentLoads: fetcher.maxConcurrentLoads)
         let update = planner.update(frame, loadQueue: queue)
         // Consumed: what is on screen now is the cells' business.
-        for path in planner.visibleItems {
-            if let key = prefetchedKeys.removeValue(forKey: path) { prefetchRequests[key] = nil }
-        }
+        for path in planner.visibleItems { prefetches.consume(at: path) }
         cancel(update.cancel)
         prefetch(update.prefetch)
         if datesPrefetches { datePrefetches(at: frame.time) }
@@ -379,25 +372,19 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     private func prefetch(_ paths: [ItemPath]) {
         for path in paths {
             guard let key = key(path) else { continue }
-            prefetchedKeys[path] = key
-            prefetchRequests[key] = fetcher.fetchAsync(key, priority: prefetchPriority)
+            prefetches.prefetch(key, at: path, from: fetcher, priority: prefetchPriority)
         }
     }
 
     private func cancel(_ paths: [ItemPath]) {
-        for path in paths {
-            guard let key = prefetchedKeys.removeValue(forKey: path) else { continue }
-            prefetchRequests[key] = nil
-            fetcher.cancelFetch(key)
-        }
+        for path in paths { prefetches.cancel(at: path, on: fetcher) }
     }
 
     /// Re-dates the prefetches the policy predicted a time for: the fetcher
     /// takes a deadline as "this long from now", and `time` is now.
     private func datePrefetches(at time: Duration) {
         for (path, deadline) in planner.deadlines {
-            guard let key = prefetchedKeys[path] else { continue }
-            prefetchRequests[key]?.setDeadline(deadline - time)
+            prefetches.request(at: path)?.setDeadline(deadline - time)
         }
     }
 

@@ -58,6 +58,10 @@ final class ReplayStrategyLoader: StrategyLoader {
         fetcher.cancelFetch(key)
     }
 
+    func consumePrefetch(_ key: Int) {
+        prefetchRequests.removeValue(forKey: key)?.consumePrefetch()
+    }
+
     func datePrefetch(_ key: Int, by deadline: Duration, at time: Duration) {
         // The fetcher's deadlines are "this long from now".
         prefetchRequests[key]?.setDeadline(deadline - time)

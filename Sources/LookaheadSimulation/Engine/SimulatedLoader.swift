@@ -97,6 +97,13 @@ struct SimulatedLoader: StrategyLoader {
         if let replaced = prefetchInterests.updateValue(interest, forKey: key) { scheduler.withdraw(replaced) }
     }
 
+    mutating func consumePrefetch(_ key: Int) {
+        guard let interest = prefetchInterests.removeValue(forKey: key) else { return }
+        if let priority = scheduler.priority(of: interest), priority > .low {
+            scheduler.setPriority(.low, of: interest)
+        }
+    }
+
     mutating func cancelPrefetch(_ key: Int) {
         prefetchInterests[key] = nil
         scheduler.withdrawPrefetchInterests(in: key)

@@ -213,6 +213,10 @@ package struct StrategyDriver<Loader: StrategyLoader> {
                 displayPriorities[item] = priority
             }
         }
+        // What a coordinator prefetched and the screen now shows is consumed, as the coordinators consume it.
+        if planner != nil || nested != nil {
+            for item in visible where !wasVisible.contains(item) { loader.consumePrefetch(item) }
+        }
         if nested != nil {
             planCarousels(at: time, frame: shown, velocity: velocity)
         } else {

@@ -24,6 +24,10 @@ package protocol StrategyLoader {
     mutating func prefetch(_ key: Int)
     /// Withdraws the prefetches of `key`; a display request for it stays.
     mutating func cancelPrefetch(_ key: Int)
+    /// `key`'s item came on screen: its prefetch, if any, is consumed as the
+    /// coordinators consume theirs (`PrefetchRequestTable`): its load goes
+    /// on, the prefetch stepped down to `.low`, ranked by the cell's request.
+    mutating func consumePrefetch(_ key: Int)
     /// Starts prefetching `item` through the strategy's `Prefetcher`.
     mutating func startPrefetching(_ item: Int)
     /// Stops prefetching `item` through the strategy's `Prefetcher`.

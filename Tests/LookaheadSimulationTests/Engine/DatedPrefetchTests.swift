@@ -43,12 +43,9 @@ struct DatedPrefetchTests {
             var run = SimulationRun(scenario: scenario, strategy: .adaptive)
             #expect(run.driver.datesPrefetches)
             var checked = 0
-            for frame in 0..<run.frameCount {
-                let time = run.driver.time(ofFrame: frame)
-                run.processEvents(until: time)
-                run.showFrame(frame, at: time)
+            run.showFrames { run, frame, _ in
                 // Then each queued prefetch the planner dated is due when the planner predicts
-                guard let planner = run.driver.planner else { continue }
+                guard let planner = run.driver.planner else { return }
                 for (path, deadline) in planner.deadlines {
                     let item = run.driver.layout.flatIndex(of: path)
                     guard case .pending(.normal) = run.driver.loader.scheduler.phase(of: item) else { continue }
@@ -61,18 +58,36 @@ struct DatedPrefetchTests {
         }
     }
 
+    @Test func aConsumedPrefetchLeavesItsLoadsRankToTheCell() async {
+        await onHeavyTestThread {
+            // Given `adaptive` on the opening flick of `fling` seed 12, whose
+            // display requests ask `.low` for the cells the fling carries away
+            let scenario = SimulationScenario.builtIn(named: "fling", seed: 12, duration: .seconds(3))!
+            var run = SimulationRun(scenario: scenario, strategy: .adaptive)
+            var lowered = 0
+            run.showFrames { run, frame, _ in
+                // Then a visible item's queued load waits at its cell's priority:
+                // the prefetch that brought it in (`.normal`, its deadline now past) no longer ranks it
+                for (item, priority) in run.driver.displayPriorities {
+                    guard case .pending(let queued) = run.driver.loader.scheduler.phase(of: item) else { continue }
+                    #expect(queued == priority, "item \(item), frame \(frame)")
+                    if priority == .low { lowered += 1 }
+                }
+            }
+            // And the flick queued cells it carries away
+            #expect(lowered > 20)
+        }
+    }
+
     @Test func aPrefetchDueSoonIsHedgedWithoutWaitingForItsThreshold() async {
         await onHeavyTestThread {
             // Given `adaptive` on a fling of the feed (a link without a bandwidth cap)
             let scenario = SimulationScenario.builtIn(named: "fling", seed: 2, duration: .seconds(8))!
             var run = SimulationRun(scenario: scenario, strategy: .adaptive)
             var checked = 0
-            for frame in 0..<run.frameCount {
-                let time = run.driver.time(ofFrame: frame)
-                run.processEvents(until: time)
-                run.showFrame(frame, at: time)
+            run.showFrames { run, frame, time in
                 guard let planner = run.driver.planner, let threshold = run.driver.loader.hedging?.threshold else {
-                    continue
+                    return
                 }
                 let scheduler = run.driver.loader.scheduler
                 for (path, deadline) in planner.deadlines where deadline <= time + FetchHedging.dueWithin {
@@ -134,6 +149,19 @@ struct DatedPrefetchTests {
                     "seed \(seed): \(hedged.blankCellFrames) hedged against \(unhedged.blankCellFrames)")
                 #expect(hedged.requests > unhedged.requests, "seed \(seed)")
             }
+        }
+    }
+}
+
+extension SimulationRun {
+    /// Shows every frame as ``Simulator`` does, the network's events before
+    /// each, and calls `check` with the run after each frame is shown.
+    mutating func showFrames(_ check: (_ run: SimulationRun, _ frame: Int, _ time: Duration) -> Void) {
+        for frame in 0..<frameCount {
+            let time = driver.time(ofFrame: frame)
+            processEvents(until: time)
+            showFrame(frame, at: time)
+            check(self, frame, time)
         }
     }
 }

@@ -8,6 +8,7 @@ struct RecordingLoader: StrategyLoader {
     enum Call: Hashable {
         case prefetch(Int)
         case cancelPrefetch(Int)
+        case consumePrefetch(Int)
         case startPrefetching(Int)
         case stopPrefetching(Int)
         case display(Int, FetchPriority)
@@ -24,6 +25,7 @@ struct RecordingLoader: StrategyLoader {
 
     mutating func prefetch(_ key: Int) { calls.append(.prefetch(key)) }
     mutating func cancelPrefetch(_ key: Int) { calls.append(.cancelPrefetch(key)) }
+    mutating func consumePrefetch(_ key: Int) { calls.append(.consumePrefetch(key)) }
     mutating func startPrefetching(_ item: Int) { calls.append(.startPrefetching(item)) }
     mutating func stopPrefetching(_ item: Int) { calls.append(.stopPrefetching(item)) }
     mutating func requestForDisplay(_ item: Int, priority: FetchPriority) { calls.append(.display(item, priority)) }

@@ -47,6 +47,25 @@ struct CoordinatorDeadlineTests {
         #expect(checked > 100)
     }
 
+    /// A prefetch whose item has come on screen keeps its load going but no
+    /// longer ranks it: the cell's display request does (`.low` for a cell a
+    /// fling carries away). Left at `.normal`, with a deadline now past, it
+    /// started ahead of every prefetch still due.
+    @Test(arguments: [true, false])
+    func aConsumedPrefetchLeavesItsLoadsRankToTheCell(datesPrefetches: Bool) {
+        var consumed = 0
+        drag(datesPrefetches: datesPrefetches, frames: 60) { fixture in
+            for path in fixture.coordinator.planner.visibleItems {
+                // No cell asks here: what queues for a visible item is its prefetch's load.
+                guard case .pending(let priority) = fixture.fetcher.withScheduler({ $0.phase(of: path.item) })
+                else { continue }
+                #expect(priority == .low, "item \(path.item)")
+                consumed += 1
+            }
+        }
+        #expect(consumed > 100)
+    }
+
     @Test func turnedOffThePrefetchesQueueUndated() {
         var queued = 0
         drag(datesPrefetches: false) { fixture in
