@@ -173,8 +173,8 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     /// Unannounced, the planner sees the motion only from its first frame,
     /// and a 0.3 s animation is mostly over before its loads land: the
     /// simulator's `jump` (back to the top, and back to where the reader
-    /// was) leaves 81% more blank cell-frames without the announcement
-    /// (held-out seeds 2–11, `lookahead ablate`: 811 → 1,468).
+    /// was) leaves 83% more blank cell-frames without the announcement
+    /// (held-out seeds 2–11, `lookahead ablate`: 796 → 1,453).
     ///
     /// - Parameters:
     ///   - targetContentOffset: where the scroll will come to rest.

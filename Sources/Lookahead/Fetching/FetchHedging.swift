@@ -53,8 +53,8 @@ public enum FetchHedging: Sendable, Hashable {
     /// ```
     ///
     /// Without hedging (the fetcher's default) the same planner leaves more
-    /// cells blank: held-out seeds 2–11, `feed` +19%, `fling` +53%, `jump`
-    /// +43%, `slow-network` +12%, `carousels` +10%, `photos` +1%
+    /// cells blank: held-out seeds 2–11, `feed` +19%, `fling` +57%, `jump`
+    /// +46%, `slow-network` +12%, `carousels` +10%, `photos` +1%
     /// (`lookahead ablate`). For large payloads sharing a link (an image
     /// grid) add `hedgesDueSoonAtOnce: false`, as the simulator does on its
     /// capped `photos` link.

@@ -201,11 +201,12 @@ package struct StrategyDriver<Loader: StrategyLoader> {
         }
         if issuesDisplayRequests {
             // A cell asks at the priority the policy advises (`.high` but in
-            // an adaptive fling), and asks again, higher, when that changes.
+            // an adaptive fling), and asks again when that changes, up or
+            // down, as `PrefetchCoordinator` re-ranks its cells' requests.
             for (item, path) in zip(visible, visiblePaths) where !metrics.ready[item] {
                 let priority = displayPriority(for: path)
                 if let current = displayPriorities[item] {
-                    guard current < priority else { continue }
+                    guard current != priority else { continue }
                 } else if wasVisible.contains(item) {
                     continue
                 }

@@ -33,7 +33,8 @@ package protocol StrategyLoader {
     /// Stops prefetching `item` through the strategy's `Prefetcher`.
     mutating func stopPrefetching(_ item: Int)
     /// Asks for a visible `item` at `priority`; a request already made for it
-    /// is withdrawn once the new one is registered (a raise keeps the load).
+    /// is withdrawn once the new one is registered, so that its load goes on
+    /// whether the new one is higher or lower.
     mutating func requestForDisplay(_ item: Int, priority: FetchPriority)
     /// Withdraws the display request of `item`, which left the screen.
     mutating func withdrawDisplayRequest(_ item: Int)

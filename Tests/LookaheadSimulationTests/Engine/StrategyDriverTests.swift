@@ -152,6 +152,31 @@ struct StrategyDriverTests {
         #expect(result.blankRatio < 0.5, "seed \(seed): \(result.blankRatio)")
     }
 
+    @Test func aVisibleCellsRequestFollowsThePolicyDownAsWellAsUp() {
+        // Given the first screen shown at rest for half a second, then flung away at 8,000 pt/s
+        let frame = Duration.seconds(1) / 60
+        let rest = (0..<30).map { ScrollTrace.Sample(time: frame * $0, offset: 0) }
+        let fling = ScrollTraceGenerator.flingSamples(v0: 8_000).dropFirst().enumerated().map {
+            ScrollTrace.Sample(time: frame * (30 + $0.offset), offset: $0.element.offset)
+        }
+        var scenario = scenario()
+        scenario.trace = ScrollTrace(samples: rest + fling)
+        var driver = StrategyDriver(scenario: scenario, strategy: .adaptive) { _ in RecordingLoader() }
+        driver.begin()
+        for index in 0..<driver.frameCount { driver.showFrame(index, at: driver.time(ofFrame: index)) }
+
+        // Then the cells asked at `.high` at rest, and those the fling carries away were
+        // lowered to `.low` while still on screen, as `PrefetchCoordinator`'s display requests are
+        let requests = driver.loader.calls.compactMap { call -> (item: Int, priority: FetchPriority)? in
+            guard case .display(let item, let priority) = call else { return nil }
+            return (item, priority)
+        }
+        let firstScreen = requests.prefix { $0.priority == .high }.map(\.item)
+        #expect(Set(0...8).isSubset(of: firstScreen))
+        let lowered = requests.filter { firstScreen.contains($0.item) && $0.priority == .low }
+        #expect(!lowered.isEmpty)
+    }
+
     @Test func theSwiftUIStrategyPrefetchesAheadOfASteadyScroll() {
         // Three rows a second: slow enough for a Prefetcher's two loads at a time.
         let simulator = Simulator(scenario: scenario(speed: 300))
