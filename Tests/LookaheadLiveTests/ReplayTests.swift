@@ -46,8 +46,12 @@ struct ReplayTests {
     @Test(
         "A hedge asks the server for the next attempt's latency, as the simulator draws it, and can win", .timingBound)
     func aHedgeDrawsTheNextAttempt() async throws {
-        // Given a network whose first item is slow on its first attempt and fast on its second
-        var scenario = ReplayTestScenario.make()
+        // Given a network whose first item is slow on its first attempt and fast on its second,
+        // and a list at rest, so that item 0's cell stays on screen and wants its load at `.high`
+        // (a scroll carries it off within three frames, and the policy lowers a passing cell's
+        // request, and with it the hedge waiting for a slot)
+        var scenario = ReplayTestScenario.make(
+            trace: ScrollTrace(samples: [.init(time: .zero, offset: 0), .init(time: .milliseconds(1_000), offset: 0)]))
         scenario.network.latency = .logNormal(median: .milliseconds(120), p99: .milliseconds(800))
         let seed = try #require(
             (1...10_000 as ClosedRange<UInt64>).first { seed in
