@@ -39,8 +39,7 @@ struct DatedPrefetchTests {
     @Test func everyFrameReDatesThePrefetchesThePolicyPredicts() async {
         await onHeavyTestThread {
             // Given `adaptive` on a fling scenario, dating its prefetches
-            let scenario = SimulationScenario.builtIn(named: "fling", seed: 2, duration: .seconds(8))!
-            var run = SimulationRun(scenario: scenario, strategy: .adaptive)
+            var run = SimulationRun.adaptiveFling(seed: 2, duration: .seconds(8))
             #expect(run.driver.datesPrefetches)
             var checked = 0
             run.showFrames { run, frame, _ in
@@ -62,8 +61,7 @@ struct DatedPrefetchTests {
         await onHeavyTestThread {
             // Given `adaptive` on the opening flick of `fling` seed 12, whose
             // display requests ask `.low` for the cells the fling carries away
-            let scenario = SimulationScenario.builtIn(named: "fling", seed: 12, duration: .seconds(3))!
-            var run = SimulationRun(scenario: scenario, strategy: .adaptive)
+            var run = SimulationRun.adaptiveFling(seed: 12, duration: .seconds(3))
             var lowered = 0
             run.showFrames { run, frame, _ in
                 // Then a visible item's queued load waits at its cell's priority:
@@ -82,8 +80,7 @@ struct DatedPrefetchTests {
     @Test func aPrefetchDueSoonIsHedgedWithoutWaitingForItsThreshold() async {
         await onHeavyTestThread {
             // Given `adaptive` on a fling of the feed (a link without a bandwidth cap)
-            let scenario = SimulationScenario.builtIn(named: "fling", seed: 2, duration: .seconds(8))!
-            var run = SimulationRun(scenario: scenario, strategy: .adaptive)
+            var run = SimulationRun.adaptiveFling(seed: 2, duration: .seconds(8))
             var checked = 0
             run.showFrames { run, frame, time in
                 guard let planner = run.driver.planner, let threshold = run.driver.loader.hedging?.threshold else {
@@ -154,6 +151,12 @@ struct DatedPrefetchTests {
 }
 
 extension SimulationRun {
+    /// The shipped `adaptive` on the first `duration` of `fling` seed `seed`.
+    static func adaptiveFling(seed: UInt64, duration: Duration) -> SimulationRun {
+        SimulationRun(
+            scenario: SimulationScenario.builtIn(named: "fling", seed: seed, duration: duration)!, strategy: .adaptive)
+    }
+
     /// Shows every frame as ``Simulator`` does, the network's events before
     /// each, and calls `check` with the run after each frame is shown.
     mutating func showFrames(_ check: (_ run: SimulationRun, _ frame: Int, _ time: Duration) -> Void) {
