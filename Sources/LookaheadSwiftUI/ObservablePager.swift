@@ -6,9 +6,9 @@
     public import Lookahead
     public import Observation
 
-    /// A ``Pager`` whose ``snapshot`` views observe.
+    /// A `Pager` whose ``snapshot`` views observe.
     ///
-    /// Takes over the pager's `onChange` (as ``PagedDataSource`` does: use
+    /// Takes over the pager's `onChange` (as `PagedDataSource` does: use
     /// one or the other). Changes that arrive together are applied in one
     /// main-actor update.
     ///

@@ -6,7 +6,7 @@
     public import Lookahead
     public import Observation
 
-    /// Rows' prefetching for views that observe it: a ``RowPrefetcher`` whose
+    /// Rows' prefetching for views that observe it: a `RowPrefetcher` whose
     /// ``keys`` views read (and re-render when they change).
     ///
     /// ```swift
@@ -29,7 +29,7 @@
             didSet { prefetcher.setKeys(keys) }
         }
 
-        /// Creates an observable row prefetcher; see ``RowPrefetcher/init(prefetcher:keys:window:debounce:clock:)``.
+        /// Creates an observable row prefetcher; see `RowPrefetcher.init(prefetcher:keys:window:debounce:clock:)`.
         public init(
             prefetcher: Prefetcher<Key, Value>, keys: [Key], window: PrefetchWindowSizing = .adaptive(),
             debounce: Duration = .milliseconds(50)

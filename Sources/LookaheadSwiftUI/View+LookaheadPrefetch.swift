@@ -9,7 +9,7 @@
     extension View {
         /// Reports this row, at `index` in the list, appearing and
         /// disappearing to `prefetcher`, which prefetches the rows around
-        /// the visible ones (``ScrollViewPrefetcher``).
+        /// the visible ones (`ScrollViewPrefetcher`).
         ///
         /// ```swift
         /// LazyVGrid(columns: columns) {
@@ -23,7 +23,7 @@
                 .onDisappear { prefetcher.onDisappear(index) }
         }
 
-        /// Reports this row, at `index`, to a ``RowPrefetcher``, whose keys
+        /// Reports this row, at `index`, to a `RowPrefetcher`, whose keys
         /// are looked up on the main actor.
         public func lookaheadPrefetch<Key, Value>(_ index: Int, in prefetcher: RowPrefetcher<Key, Value>) -> some View {
             lookaheadPrefetch(index, in: prefetcher.rows)

@@ -13,12 +13,12 @@
         /// its velocity (`onScrollPhaseChange`) to `coordinator`, which
         /// prefetches and cancels as it does for a `UICollectionView`. Before
         /// an animated `scrollTo`, announce where it rests with
-        /// ``PrefetchCoordinator/scrollViewWillAnimateScroll(to:)``: the view's
+        /// `PrefetchCoordinator.scrollViewWillAnimateScroll(to:)`: the view's
         /// next report plans for it.
         ///
         /// The coordinator's layout source must know the item frames: a
-        /// ``FixedLayoutSource`` over the ``GridLayout`` of a `LazyVGrid` with
-        /// fixed cells, or the ``ListLayout`` of fixed rows.
+        /// `FixedLayoutSource` over the `GridLayout` of a `LazyVGrid` with
+        /// fixed cells, or the `ListLayout` of fixed rows.
         ///
         /// - Parameters:
         ///   - coordinator: the coordinator to report to.
@@ -62,6 +62,8 @@
                         return
                     }
                     // SwiftUI reports no target offset: the coordinator projects it.
+                    // Nor does it document the velocity's unit or sign: the
+                    // coordinator checks it against the motion it measured.
                     guard let velocity = context.velocity else { return }
                     coordinator.scrollViewWillDecelerate(
                         velocity: Double(velocity.dy), contentOffset: Point(context.geometry.contentOffset),

@@ -34,7 +34,7 @@
 
         /// The app is about to scroll the feed with an animation to
         /// `targetContentOffset`: call it just before `setContentOffset(_:animated: true)`
-        /// or `scrollToItem(at:at:animated: true)`, and ``scrollViewDidEndFling()``
+        /// or `scrollToItem(at:at:animated: true)`, and `scrollViewDidEndFling()`
         /// from `scrollViewDidEndScrollingAnimation(_:)`.
         public func scrollViewWillAnimateScroll(
             _ scrollView: UIScrollView, to targetContentOffset: CGPoint, at time: Duration
@@ -47,7 +47,7 @@
         /// Rows were inserted, deleted or moved in the feed: call it inside
         /// the outer collection view's `performBatchUpdates(_:completion:)`
         /// updates block, after changing the data, before UIKit asks for new
-        /// cells. See ``NestedPrefetchCoordinator/applyUpdates(layout:newRow:)``.
+        /// cells. See `NestedPrefetchCoordinator.applyUpdates(layout:newRow:)`.
         ///
         /// - Parameter newIndexPath: the index path after the update of the
         ///   row at an index path before it, or `nil` if it was deleted.
@@ -56,7 +56,7 @@
         }
 
         /// Starts a display request for a plain cell of the feed (item 0 of
-        /// its row); see ``NestedPrefetchCoordinator/requestDisplay(at:completion:)``.
+        /// its row); see `NestedPrefetchCoordinator.requestDisplay(at:completion:)`.
         @discardableResult
         public func requestDisplay(
             at indexPath: IndexPath, completion: @escaping @MainActor @Sendable (Result<Value, any Error>) -> Void
@@ -92,7 +92,7 @@
         /// Items were inserted, deleted or moved in the inner collection
         /// view: call it inside its `performBatchUpdates(_:completion:)`
         /// updates block, after changing the data. See
-        /// ``NestedCollectionLink/applyUpdates(layout:newItem:)``.
+        /// `NestedCollectionLink.applyUpdates(layout:newItem:)`.
         ///
         /// - Parameter newIndexPath: the index path after the update of the
         ///   item at an index path before it, or `nil` if it was deleted.
@@ -110,7 +110,10 @@
     extension CarouselFeedLayout.Row {
         /// A carousel row laid out by a horizontal `UICollectionViewFlowLayout`:
         /// its `itemSize.width`, and its `minimumLineSpacing`, which for a
-        /// horizontal scroll direction is the gap between columns.
+        /// horizontal scroll direction is the gap between columns. Items
+        /// sized by the delegate's `collectionView(_:layout:sizeForItemAt:)`
+        /// or self-sizing (`estimatedItemSize`) are not what `itemSize` says:
+        /// give their width to `carousel(height:itemWidth:itemCount:spacing:)`.
         ///
         /// - Parameters:
         ///   - flowLayout: the inner collection view's layout (one line, one section).

@@ -15,6 +15,12 @@
         /// screen withdraw their display requests, and memory warnings trim
         /// the fetcher's cache.
         ///
+        /// The proxy holds your delegate weakly (holding it would make a
+        /// cycle through the coordinator), and UIKit asks a delegate which
+        /// methods it implements only when it is set: your delegate must
+        /// outlive the view, as a view controller that owns its collection
+        /// view does.
+        ///
         /// ```swift
         /// coordinator = PrefetchCoordinator(fetcher: fetcher, collectionView: collectionView) { path in
         ///     items.indices.contains(path.item) ? items[path.item].id : nil
@@ -53,7 +59,7 @@
         }
 
         /// Starts a display request for the item at `indexPath`; see
-        /// ``PrefetchCoordinator/requestDisplay(at:completion:)``.
+        /// `PrefetchCoordinator.requestDisplay(at:completion:)`.
         @discardableResult
         public func requestDisplay(
             at indexPath: IndexPath, completion: @escaping @MainActor @Sendable (Result<Value, any Error>) -> Void
@@ -66,7 +72,7 @@
         /// `scrollToItem(at:at:animated: true)` or `scrollRectToVisible(_:animated: true)`,
         /// timed on the attached clock. The end of the animation, and a tap
         /// on the status bar, the attached coordinator hears by itself. See
-        /// ``PrefetchCoordinator/scrollViewWillAnimateScroll(to:contentOffset:viewportSize:at:)``.
+        /// `PrefetchCoordinator.scrollViewWillAnimateScroll(to:contentOffset:viewportSize:at:)`.
         ///
         /// ```swift
         /// let target = CGPoint(x: 0, y: -collectionView.adjustedContentInset.top)

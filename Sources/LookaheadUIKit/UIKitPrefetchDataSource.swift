@@ -8,10 +8,10 @@
 
     /// A `UICollectionViewDataSourcePrefetching` and
     /// `UITableViewDataSourcePrefetching` that prefetches through a
-    /// ``PrefetchCoordinator`` the items UIKit's own window asks for.
+    /// `PrefetchCoordinator` the items UIKit's own window asks for.
     ///
     /// For apps that keep UIKit's fixed window: build the coordinator with
-    /// ``PrefetchPolicy/system`` or turn its planning off, and set this as
+    /// `PrefetchPolicy.system`, and set this as
     /// the view's `prefetchDataSource` (which holds it weakly: keep it).
     @MainActor
     public final class UIKitPrefetchDataSource: NSObject, UICollectionViewDataSourcePrefetching,

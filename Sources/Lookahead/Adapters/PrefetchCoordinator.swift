@@ -22,8 +22,9 @@
 ///   ``didEndDisplayingItem(at:)`` when the cell leaves (and is reused).
 /// - ``didReceiveMemoryWarning(_:)`` trims the fetcher's cache.
 ///
-/// `LookaheadUIKit`'s `attach(to:)` makes all these calls for a
-/// `UICollectionView` or `UITableView` in one line:
+/// `LookaheadUIKit`'s `PrefetchCoordinator(fetcher:collectionView:key:)`
+/// (or `tableView:`) makes all these calls for a `UICollectionView` or
+/// `UITableView`; over a layout source of your own, make them yourself:
 ///
 /// ```swift
 /// let coordinator = PrefetchCoordinator(fetcher: fetcher, layoutSource: source) { path in
@@ -219,20 +220,23 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     /// once with the target UIScrollView's deceleration reaches
     /// (``ScrollPhysics/projectedDistance(velocity:)``), clamped to the content.
     ///
+    /// SwiftUI documents neither the unit nor the sign of its velocity: one
+    /// that contradicts the motion measured between reports (the other way,
+    /// or more than 8 times faster or slower) gives way to the measured one.
+    ///
     /// - Parameters:
-    ///   - velocity: the vertical velocity in points per second.
+    ///   - velocity: the vertical velocity in points per second, positive
+    ///     towards the end of the content.
     ///   - contentOffset: the offset now.
     ///   - viewportSize: the visible area's size.
     ///   - time: now, on the clock of ``scrollViewDidScroll(contentOffset:viewportSize:at:)``.
     public func scrollViewWillDecelerate(
         velocity: Double, contentOffset: Point, viewportSize: Size, at time: Duration
     ) {
-        guard velocity.isFinite, contentOffset.y.isFinite else { return }
-        let maxOffset = max(0, layoutSource.contentSize.height - viewportSize.height)
-        let targetY = min(max(0, contentOffset.y + ScrollPhysics.projectedDistance(velocity: velocity)), maxOffset)
-        scrollViewWillEndDragging(
-            velocity: velocity, targetContentOffset: Point(x: contentOffset.x, y: targetY),
-            contentOffset: contentOffset, viewportSize: viewportSize, at: time)
+        let frame = tracker.frameDecelerating(
+            velocity: velocity, contentOffset: contentOffset, viewportSize: viewportSize,
+            maxOffset: layoutSource.contentSize.height - viewportSize.height, time: time)
+        if let frame { plan(frame, announcesTarget: true) }
     }
 
     /// A new drag began, a deceleration ended or an animated scroll arrived:

@@ -13,7 +13,7 @@
 /// (cancels before prefetches, as delivered), each index read against
 /// ``keys`` as they are then. ``setKeys(_:)`` grows or replaces the list.
 ///
-/// `LookaheadSwiftUI`'s `ObservableScrollViewPrefetcher` wraps it for views
+/// `LookaheadSwiftUI`'s `ObservableRowPrefetcher` wraps it for views
 /// that observe it; on iOS 16 use it directly with `.lookaheadPrefetch`.
 @MainActor
 public final class RowPrefetcher<Key: Hashable & Sendable, Value: Sendable> {

@@ -56,6 +56,45 @@ struct ScrollTracker: Sendable {
         return frame(contentOffset: contentOffset, viewportSize: viewportSize, time: time, velocity: reported)
     }
 
+    /// The frame on which a deceleration that the view reports only by its
+    /// velocity begins (SwiftUI's `onScrollPhaseChange`): announced as by
+    /// ``frameAnnouncing(target:contentOffset:viewportSize:time:velocity:)``,
+    /// its target where UIScrollView's deceleration would take it
+    /// (``ScrollPhysics/projectedDistance(velocity:)``), within `0...maxOffset`.
+    ///
+    /// SwiftUI documents neither the unit nor the sign of that velocity, so
+    /// it is checked against the motion measured between reports: unless it
+    /// points the same way at between 1/``plausibleFactor`` and
+    /// ``plausibleFactor`` times the measured speed, the measured velocity
+    /// is used instead. Points per millisecond, or a sign the other way
+    /// round, would otherwise land the fling a thousandth of its way, or
+    /// behind. Below ``checkedSpeed`` measured, there is nothing to check
+    /// against and the report stands.
+    mutating func frameDecelerating(
+        velocity reported: Double, contentOffset: Point, viewportSize: Size, maxOffset: Double, time: Duration
+    ) -> ScrollFrame? {
+        guard reported.isFinite, contentOffset.y.isFinite, maxOffset.isFinite else { return nil }
+        let measured = velocity.velocity
+        let ratio = reported / measured
+        let isPlausible =
+            abs(measured) < Self.checkedSpeed || (1 / Self.plausibleFactor...Self.plausibleFactor).contains(ratio)
+        let speed = isPlausible ? reported : measured
+        let targetY = min(max(0, contentOffset.y + ScrollPhysics.projectedDistance(velocity: speed)), max(0, maxOffset))
+        return frameAnnouncing(
+            target: Point(x: contentOffset.x, y: targetY), contentOffset: contentOffset, viewportSize: viewportSize,
+            time: time, velocity: speed)
+    }
+
+    /// How far a reported velocity may be from the measured one, as a
+    /// factor either way, and still be taken as the view's: a release
+    /// velocity is smoothed over the last touches, and differs from the last
+    /// frame's by far less.
+    static let plausibleFactor = 8.0
+    /// The measured speed (points per second) below which a reported
+    /// velocity is not checked: a list all but at rest tells nothing of the
+    /// report's unit.
+    static let checkedSpeed = 100.0
+
     /// Announces an animated scroll's `target` from the next report on,
     /// for a caller that cannot time a report of its own (the view reports
     /// on its own clock). A target with non-finite numbers is ignored.

@@ -17,7 +17,8 @@ final class DemoLane {
     private let byteCount: LockedValue<Int>
     private var observation: FetchObservation?
     /// What plans `adaptive`'s prefetches, as in an app (`LookaheadUIKit`'s
-    /// `attach(to:)` forwards a `UICollectionView` to one): dated, re-dated
+    /// `PrefetchCoordinator(fetcher:collectionView:key:)` forwards a
+    /// `UICollectionView` to one): dated, re-dated
     /// every frame, from the planner the simulator runs. `nil` for the other
     /// strategies, which are the view's own prefetching (UIKit's window, or
     /// Texture's range) through its prefetch data source.

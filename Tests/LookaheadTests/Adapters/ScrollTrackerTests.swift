@@ -82,4 +82,55 @@ struct ScrollTrackerTests {
         tracker.endFling()
         #expect(!tracker.hasPendingTarget && report(&tracker, y: 0, frame: 6)?.targetOffset == nil)
     }
+
+    /// A fling measured at 8,000 pt/s over five frames, then a deceleration
+    /// reported with `velocity` on the sixth.
+    func decelerate(reporting velocity: Double, measuredSpeed: Double = 8_000) -> ScrollFrame? {
+        var tracker = ScrollTracker()
+        let step = measuredSpeed * (Self.frameTime / .seconds(1))
+        for frame in 0..<5 { _ = report(&tracker, y: 1_000 + step * Double(frame), frame: frame) }
+        return tracker.frameDecelerating(
+            velocity: velocity, contentOffset: Point(x: 0, y: 1_000 + step * 5), viewportSize: viewport,
+            maxOffset: 100_000, time: Self.frameTime * 5)
+    }
+
+    @Test(arguments: [8.0, -8_000, 0, 80_000])
+    func aDecelerationsVelocityThatContradictsTheMotionGivesWayToTheMeasuredOne(reported: Double) throws {
+        // Given a fling measured at 8,000 pt/s
+        // When SwiftUI reports its deceleration with a velocity in another unit, or the other way round
+        let frame = try #require(decelerate(reporting: reported))
+        // Then the measured velocity stands, and the target is where it takes the fling
+        #expect(abs(frame.velocity - 8_000) < 1e-6)
+        let target = try #require(frame.targetOffset)
+        let offset = frame.visibleRect.minY
+        #expect(abs(target.y - (offset + ScrollPhysics.projectedDistance(velocity: 8_000))) < 1e-6)
+    }
+
+    @Test func aPlausibleReportedVelocityStandsAndTheTargetIsClamped() throws {
+        // Given a fling measured at 8,000 pt/s, released at 12,000 (UIKit's release velocity is smoothed)
+        let released = try #require(decelerate(reporting: 12_000))
+        // Then the report stands
+        #expect(released.velocity == 12_000)
+        #expect(
+            released.targetOffset?.y == released.visibleRect.minY + ScrollPhysics.projectedDistance(velocity: 12_000))
+        // And at rest there is nothing to check it against
+        let resting = try #require(decelerate(reporting: 2, measuredSpeed: 0))
+        #expect(resting.velocity == 2)
+        // And a target past either end of the content is clamped to it (fresh trackers: nothing measured)
+        var tracker = ScrollTracker()
+        let up = tracker.frameDecelerating(
+            velocity: -5_000, contentOffset: Point(x: 0, y: 300), viewportSize: viewport, maxOffset: 10_000,
+            time: .zero)
+        #expect(up?.targetOffset?.y == 0)
+        tracker = ScrollTracker()
+        let down = tracker.frameDecelerating(
+            velocity: 5_000, contentOffset: Point(x: 0, y: 9_900), viewportSize: viewport, maxOffset: 10_000,
+            time: .zero)
+        #expect(down?.targetOffset?.y == 10_000)
+        // And a velocity that is not a number announces nothing
+        #expect(
+            tracker.frameDecelerating(
+                velocity: .nan, contentOffset: Point(x: 0, y: 300), viewportSize: viewport, maxOffset: 10_000,
+                time: .zero) == nil)
+    }
 }

@@ -74,7 +74,7 @@
         @ViewBuilder
         func body(content: Content) -> some View {
             if let coordinator {
-                if #available(iOS 18, macOS 15, *) {
+                if #available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *) {
                     content.lookaheadScrolling(coordinator)
                 } else {
                     content
