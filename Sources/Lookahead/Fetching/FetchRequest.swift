@@ -24,7 +24,7 @@ public struct FetchRequest: Sendable {
     @inlinable
     init(completedWith priority: FetchPriority) {
         owner = nil
-        interest = FetchInterestHandle(slot: -1, generation: 0, delivery: nil)
+        interest = FetchInterestHandle(id: FetchInterestID(slot: -1, generation: 0), delivery: nil)
         requestedPriority = priority
     }
 
@@ -87,15 +87,14 @@ public struct FetchRequest: Sendable {
 /// fetcher's key and value types.
 @usableFromInline
 struct FetchInterestHandle: Sendable {
-    @usableFromInline let slot: Int
-    @usableFromInline let generation: UInt32
+    /// The interest in the fetcher's scheduler.
+    @usableFromInline let id: FetchInterestID
     /// Set for a main-actor request: where its completion waits for the main actor.
     @usableFromInline let delivery: (any CancellableDelivery)?
 
     @inlinable
-    init(slot: Int, generation: UInt32, delivery: (any CancellableDelivery)?) {
-        self.slot = slot
-        self.generation = generation
+    init(id: FetchInterestID, delivery: (any CancellableDelivery)?) {
+        self.id = id
         self.delivery = delivery
     }
 }

@@ -2,19 +2,10 @@
 /// attempts and groups, each checked against a generation so that a stale
 /// one is harmless.
 extension FetchScheduler {
-    /// Identifies one interest while it lives.
-    public struct InterestID: Hashable, Sendable, CustomStringConvertible {
-        @usableFromInline let slot: Int
-        @usableFromInline let generation: UInt32
-
-        @inlinable public var description: String { "interest \(slot).\(generation)" }
-
-        @inlinable
-        init(slot: Int, generation: UInt32) {
-            self.slot = slot
-            self.generation = generation
-        }
-    }
+    /// Identifies one interest while it lives: ``FetchInterestID``, the
+    /// same for every key and payload type, so that a ``FetchRequest``
+    /// holds it without naming them.
+    public typealias InterestID = FetchInterestID
 
     /// Identifies one attempt of one load: the driver passes it back when the
     /// attempt ends. Every start of a load, retries included, has a new `LoadID`.
@@ -46,5 +37,21 @@ extension FetchScheduler {
         /// The group of interests registered without a prefetcher: admits
         /// everything, never paused, each interest keeps its own priority.
         public static var `default`: GroupID { GroupID(index: 0, generation: 0) }
+    }
+}
+
+/// Identifies one interest of a ``FetchScheduler`` while it lives (its
+/// `InterestID`): a slot, checked against the slot's generation so that a
+/// stale one is harmless.
+public struct FetchInterestID: Hashable, Sendable, CustomStringConvertible {
+    @usableFromInline let slot: Int
+    @usableFromInline let generation: UInt32
+
+    @inlinable public var description: String { "interest \(slot).\(generation)" }
+
+    @inlinable
+    init(slot: Int, generation: UInt32) {
+        self.slot = slot
+        self.generation = generation
     }
 }

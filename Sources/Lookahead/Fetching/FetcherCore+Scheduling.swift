@@ -110,9 +110,8 @@ extension FetcherCore: FetchRequestOwner {
     @usableFromInline
     func cancelRequest(_ interest: FetchInterestHandle) {
         update { state, effects in
-            let id = Scheduler.InterestID(slot: interest.slot, generation: interest.generation)
             // `nil` once the result was handed over: then it stands.
-            guard let payload = state.scheduler.withdraw(id) else { return }
+            guard let payload = state.scheduler.withdraw(interest.id) else { return }
             effects.deliveries.append((.failure(CancellationError()), [payload]))
         }
         // A main-actor completion handed its result but not yet run is taken back too.
@@ -122,8 +121,7 @@ extension FetcherCore: FetchRequestOwner {
     @usableFromInline
     func setPriority(_ priority: FetchPriority, of interest: FetchInterestHandle) {
         update { state, _ in
-            let id = Scheduler.InterestID(slot: interest.slot, generation: interest.generation)
-            state.scheduler.setPriority(priority, of: id)
+            state.scheduler.setPriority(priority, of: interest.id)
         }
     }
 
@@ -133,10 +131,9 @@ extension FetcherCore: FetchRequestOwner {
         let now = timeline()
         let due = deadline.map { now + $0 }
         update { state, effects in
-            let id = Scheduler.InterestID(slot: interest.slot, generation: interest.generation)
-            state.scheduler.setDeadline(due, of: id)
+            state.scheduler.setDeadline(due, of: interest.id)
             // A prefetch about to be shown whose load runs slow gets its hedge.
-            if due != nil, state.hedges.policy.isEnabled, let key = state.scheduler.key(of: id) {
+            if due != nil, state.hedges.policy.isEnabled, let key = state.scheduler.key(of: interest.id) {
                 state.keyWasReDated(key, now: now)
             }
         }
@@ -145,7 +142,7 @@ extension FetcherCore: FetchRequestOwner {
     @usableFromInline
     func priority(of interest: FetchInterestHandle) -> FetchPriority? {
         state.withLock { state in
-            state.scheduler.priority(of: Scheduler.InterestID(slot: interest.slot, generation: interest.generation))
+            state.scheduler.priority(of: interest.id)
         }
     }
 }

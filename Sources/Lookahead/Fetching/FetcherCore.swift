@@ -245,7 +245,7 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                 return .cached(value)
             }
             let id = state.scheduler.addInterest(in: key, priority: priority, deadline: due, payload: payload)
-            let interest = FetchInterestHandle(slot: id.slot, generation: id.generation, delivery: delivery)
+            let interest = FetchInterestHandle(id: id, delivery: delivery)
             return .registered(FetchRequest(owner: self, interest: interest, priority: priority))
         }
     }
