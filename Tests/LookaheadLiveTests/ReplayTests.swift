@@ -130,17 +130,24 @@ struct ReplayTests {
     @Test("A reversal makes `system` cancel prefetches in flight, and the server sees them end", .timingBound)
     func cancellationsReachTheServer() async throws {
         // Given loads slow enough to be in flight when the scroll reverses,
-        // and a rest at the end long enough for the others to finish (so
-        // that the run's own teardown cancels nothing)
+        // and a rest at the end for the others to finish
         let scenario = ReplayTestScenario.make(
             trace: ReplayTestScenario.reversal(restUntil: .milliseconds(2_500)), latency: .milliseconds(250))
         // When `system` is replayed
         let outcome = try await RealReplay(scenario: scenario).run(.system)
-        // Then prefetches were cancelled, and requests ended by the client reached the server
+        // Then prefetches were cancelled, and requests ended by the client reached the server:
+        // no more than the loads cancelled during the run, and those the run's teardown cancelled,
+        // still running when the trace ended (none on an idle machine; on a busy one, whose frames
+        // ran up to a second late, 4 of 20)
         #expect(outcome.result.cancellations > 0)
         let server = try #require(outcome.serverStatistics)
+        let fetched = outcome.fetchStatistics
+        let runningAtTheEnd =
+            fetched.loadsStarted - fetched.loadsCompleted - fetched.loadsFailed - fetched.loadsCancelled
         #expect(server.endedByClient > 0)
-        #expect(server.endedByClient <= outcome.result.cancellations)
+        #expect(
+            server.endedByClient <= outcome.result.cancellations + runningAtTheEnd,
+            "\(runningAtTheEnd) loads running at the end, \(outcome.lateFrames) late frames")
         // (a load cancelled while its connection opens may never reach the server)
         #expect(server.requests <= outcome.result.requests)
         #expect(server.requests > 0)
