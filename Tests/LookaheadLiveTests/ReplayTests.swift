@@ -44,11 +44,10 @@ struct ReplayTests {
         let system = try await RealReplay(scenario: scenario).run(.system)
         // Then the first screen's slow display loads were hedged under `adaptive` only, as simulated
         let simulated = Simulator(scenario: scenario).run(.adaptive)
-        let simulatedHedges = simulated.requests - simulated.completedLoads
-        #expect(simulatedHedges > 0, "the simulator hedges here")
+        #expect(simulated.requests > simulated.completedLoads, "the simulator hedges here")
         #expect(adaptive.fetchStatistics.hedgesStarted > 0)
         // (at most one per load; not necessarily the simulator's count: under ThreadSanitizer, on one
-        // core beside three busy loops, frames seconds late, a run hedged 5 loads against its 4)
+        // core beside three busy loops, frames seconds late, a run hedged 5 loads against the simulator's 4)
         let fetched = adaptive.fetchStatistics
         #expect(fetched.hedgesStarted <= fetched.loadsStarted - fetched.hedgesStarted)
         #expect(system.fetchStatistics.hedgesStarted == 0)
