@@ -1,3 +1,5 @@
+// An AsyncFetcher of feed items over a FeedClient, with retries.
+
 public import Lookahead
 
 extension FeedClient {

@@ -1,3 +1,6 @@
+// The feed server's routes: requests checked, then answered after their
+// latency and faults.
+
 import Foundation
 import Hummingbird
 import Logging

@@ -1,3 +1,5 @@
+// The simulate command's text tables: a row per strategy, a table per scenario.
+
 import Foundation
 import LookaheadLive
 import LookaheadSimulation

@@ -1,3 +1,5 @@
+// The package's one lock, over pthread_mutex_t, and a value behind it.
+
 #if canImport(Darwin)
     public import Darwin
 #elseif canImport(Glibc)

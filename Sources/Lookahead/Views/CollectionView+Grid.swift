@@ -1,3 +1,5 @@
+// The headless CollectionView's grid: the GridLayout its items fill.
+
 extension CollectionView {
     /// How a ``CollectionView`` lays out its items: a ``GridLayout`` whose
     /// columns fill the view's width.

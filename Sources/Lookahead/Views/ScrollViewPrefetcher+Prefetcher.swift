@@ -1,3 +1,6 @@
+// A ScrollViewPrefetcher wired to a Prefetcher: the window's updates start
+// and stop prefetches by key.
+
 extension ScrollViewPrefetcher {
     /// Creates a prefetcher that drives a ``Prefetcher``: items entering the
     /// window start prefetching, items leaving it unseen stop.

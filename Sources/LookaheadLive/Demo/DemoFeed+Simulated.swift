@@ -1,3 +1,6 @@
+// The demo's in-process feed: seeded log-normal latencies on an injected
+// clock, no server.
+
 import Foundation
 import Lookahead
 

@@ -1,3 +1,5 @@
+// The built-in scenarios: layout, viewport, network and trace of each.
+
 import Lookahead
 
 extension SimulationScenario {

@@ -1,3 +1,5 @@
+// The network model's link capacity, shared by the loads in flight.
+
 extension NetworkModel {
     /// The capacity of the link that the loads in flight share.
     public enum Bandwidth: Sendable, Hashable {

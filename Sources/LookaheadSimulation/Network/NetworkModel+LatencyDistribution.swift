@@ -1,3 +1,5 @@
+// The network model's latency distributions, drawn from the seed.
+
 extension NetworkModel {
     /// How long a request waits for its first byte.
     public enum LatencyDistribution: Sendable, Hashable {

@@ -1,3 +1,5 @@
+// The network model's payload sizes, fixed per item.
+
 extension NetworkModel {
     /// How many bytes an item's payload has. Fixed per item: a retry fetches
     /// the same bytes.

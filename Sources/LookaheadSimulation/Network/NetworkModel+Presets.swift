@@ -1,3 +1,5 @@
+// The network models of the built-in scenarios.
+
 extension NetworkModel {
     /// The network of the `feed` scenario: a JSON API over a good connection.
     ///

@@ -1,3 +1,5 @@
+// The chart's axes: from zero, with round tick steps.
+
 extension SimulationChart {
     /// A linear axis from zero with round tick steps (1, 2, 2.5 or 5 × 10ⁿ).
     ///

@@ -1,3 +1,5 @@
+// The chart's colours, one per strategy, the same in every chart.
+
 extension SimulationChart {
     /// The colour of a strategy, the same in every panel and every chart.
     ///

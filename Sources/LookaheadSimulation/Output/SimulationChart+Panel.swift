@@ -1,3 +1,5 @@
+// Where each part of a scenario's panel of the chart goes.
+
 extension SimulationChart {
     /// Where everything of one scenario's panel goes, from its top and its contents.
     struct PanelLayout {

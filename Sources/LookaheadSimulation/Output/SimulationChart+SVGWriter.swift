@@ -1,3 +1,5 @@
+// The chart's SVG writer, which escapes everything it writes.
+
 extension SimulationChart {
     /// Accumulates SVG markup, escaping every attribute value and text node.
     ///

@@ -1,3 +1,5 @@
+// The chart's time series: per-second counts, thinned to what a line can show.
+
 extension SimulationChart {
     /// A point of a time series: `second` is where on the time axis it is drawn.
     struct SeriesPoint: Equatable {

@@ -1,3 +1,5 @@
+// The trace generator's styles: the gestures each kind of user makes.
+
 extension ScrollTraceGenerator {
     /// A way of scrolling: the gestures a simulated user makes and how often.
     ///
