@@ -1,4 +1,4 @@
-// The network model's latency distributions, drawn from the seed.
+// The network model's latency distributions: log-normal, fixed, or given per item.
 
 extension NetworkModel {
     /// How long a request waits for its first byte.
