@@ -133,7 +133,7 @@ def main():
 
     print()
     print("Wasted loads (sums): all / of those, for items within three screens of the last frame (the window "
-          "held when the trace stops) / the rest (passed by)")
+          "held when the trace stops) / the rest (passed by, or beyond where the reader turned back)")
     print("| scenario | adaptive | texture | system | runs adaptive ≤ texture, all / the rest |")
     print("|---|---|---|---|---|")
     for name in dict.fromkeys(row["scenario"] for row in rows):
