@@ -18,6 +18,7 @@
         ///     }
         /// }
         /// ```
+        @MainActor
         public func lookaheadPrefetch(_ index: Int, in prefetcher: ScrollViewPrefetcher) -> some View {
             onAppear { prefetcher.onAppear(index) }
                 .onDisappear { prefetcher.onDisappear(index) }
@@ -25,6 +26,7 @@
 
         /// Reports this row, at `index`, to a `RowPrefetcher`, whose keys
         /// are looked up on the main actor.
+        @MainActor
         public func lookaheadPrefetch<Key, Value>(_ index: Int, in prefetcher: RowPrefetcher<Key, Value>) -> some View {
             lookaheadPrefetch(index, in: prefetcher.rows)
         }

@@ -17,7 +17,7 @@
         /// next report plans for it.
         ///
         /// The coordinator's layout source must know the item frames: a
-        /// `FixedLayoutSource` over the `GridLayout` of a `LazyVGrid` with
+        /// `FixedLayoutSource` over the `UniformGridLayout` of a `LazyVGrid` with
         /// fixed cells, or the `ListLayout` of fixed rows.
         ///
         /// - Parameters:

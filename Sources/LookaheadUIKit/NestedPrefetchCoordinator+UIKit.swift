@@ -60,7 +60,7 @@
         @discardableResult
         public func requestDisplay(
             at indexPath: IndexPath, completion: @escaping @MainActor @Sendable (Result<Value, any Error>) -> Void
-        ) -> FetchRequest? {
+        ) -> FetchTask? {
             requestDisplay(at: NestedItemPath(row: indexPath.item, item: 0), completion: completion)
         }
     }
@@ -85,7 +85,7 @@
         @discardableResult
         public func requestDisplay(
             at indexPath: IndexPath, completion: @escaping @MainActor @Sendable (Result<Value, any Error>) -> Void
-        ) -> FetchRequest? {
+        ) -> FetchTask? {
             requestDisplay(atItem: indexPath.item, completion: completion)
         }
 

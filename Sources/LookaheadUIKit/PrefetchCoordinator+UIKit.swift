@@ -63,7 +63,7 @@
         @discardableResult
         public func requestDisplay(
             at indexPath: IndexPath, completion: @escaping @MainActor @Sendable (Result<Value, any Error>) -> Void
-        ) -> FetchRequest? {
+        ) -> FetchTask? {
             requestDisplay(at: ItemPath(indexPath), completion: completion)
         }
 

@@ -9,7 +9,7 @@
 /// moved it, unless a newer one took its place — the serial tells them apart.
 @MainActor
 final class DisplayRequestTable<Path: Hashable & Sendable> {
-    private var requests: [Path: (serial: Int, request: FetchRequest)] = [:]
+    private var requests: [Path: (serial: Int, request: FetchTask)] = [:]
     /// The path of each waiting request, by serial: its completion captured
     /// the path it was made at, which a batch update may since have moved.
     private var pathOfSerial: [Int: Path] = [:]
@@ -22,7 +22,7 @@ final class DisplayRequestTable<Path: Hashable & Sendable> {
     func request<Key: Hashable & Sendable, Value: Sendable>(
         at path: Path, key: Key?, from fetcher: AsyncFetcher<Key, Value>, priority: FetchPriority,
         completion: @escaping @MainActor @Sendable (Result<Value, any Error>) -> Void
-    ) -> FetchRequest? {
+    ) -> FetchTask? {
         let serial = replace(at: path)
         guard let key else { return nil }
         let request = fetcher.fetchOnMainActor(key, priority: priority) { [weak self] result in
@@ -71,8 +71,8 @@ final class DisplayRequestTable<Path: Hashable & Sendable> {
 
     /// Moves each request to its item's new path; withdraws those whose item is gone (`nil`).
     func remap(_ newPath: (Path) -> Path?) {
-        var moved: [Path: (serial: Int, request: FetchRequest)] = [:]
-        var withdrawn: [FetchRequest] = []
+        var moved: [Path: (serial: Int, request: FetchTask)] = [:]
+        var withdrawn: [FetchTask] = []
         pathOfSerial.removeAll(keepingCapacity: true)
         for (path, entry) in requests {
             if let new = newPath(path) {

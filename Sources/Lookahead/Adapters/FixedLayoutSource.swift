@@ -1,9 +1,9 @@
 // A layout source over a layout known in advance: the SwiftUI path, where
-// a LazyVGrid of fixed cells is a GridLayout.
+// a LazyVGrid of fixed cells is a UniformGridLayout.
 
 /// A ``PrefetchLayoutSource`` over a ``CollectionLayout`` whose frames are
 /// known in advance: a SwiftUI `LazyVGrid` with fixed cells is a
-/// ``GridLayout``, a `List` of fixed rows a ``ListLayout``.
+/// ``UniformGridLayout``, a `List` of fixed rows a ``ListLayout``.
 @MainActor
 public final class FixedLayoutSource: PrefetchLayoutSource {
     /// The layout reported; replace it when the items or the width change,

@@ -80,7 +80,7 @@ public final class NestedCollectionLink<Key: Hashable & Sendable, Value: Sendabl
     @discardableResult
     public func requestDisplay(
         atItem item: Int, completion: @escaping @MainActor @Sendable (Result<Value, any Error>) -> Void
-    ) -> FetchRequest? {
+    ) -> FetchTask? {
         guard let row, let coordinator else { return nil }
         return coordinator.requestDisplay(at: NestedItemPath(row: row, item: item), completion: completion)
     }

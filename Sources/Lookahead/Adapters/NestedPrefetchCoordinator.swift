@@ -192,7 +192,7 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
     @discardableResult
     public func requestDisplay(
         at path: NestedItemPath, completion: @escaping @MainActor @Sendable (Result<Value, any Error>) -> Void
-    ) -> FetchRequest? {
+    ) -> FetchTask? {
         displayRequests.request(
             at: path, key: key(path), from: fetcher, priority: planner.displayPriority(for: path),
             completion: completion)

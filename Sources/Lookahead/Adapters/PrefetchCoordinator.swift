@@ -259,7 +259,7 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     @discardableResult
     public func requestDisplay(
         at path: ItemPath, completion: @escaping @MainActor @Sendable (Result<Value, any Error>) -> Void
-    ) -> FetchRequest? {
+    ) -> FetchTask? {
         paging?.accessed(path)
         let request = displayRequests.request(
             at: path, key: key(path), from: fetcher, priority: planner.displayPriority(for: path),

@@ -11,7 +11,7 @@ struct PrefetchRequestTable<Path: Hashable & Sendable, Key: Hashable & Sendable>
     /// The key each outstanding prefetch was made for.
     private(set) var keys: [Path: Key] = [:]
     /// The request of each outstanding prefetch, by key.
-    private var requests: [Key: FetchRequest] = [:]
+    private var requests: [Key: FetchTask] = [:]
 
     /// Prefetches `key` on `fetcher` for the item at `path`, at `priority`.
     mutating func prefetch<Value: Sendable>(
@@ -22,7 +22,7 @@ struct PrefetchRequestTable<Path: Hashable & Sendable, Key: Hashable & Sendable>
     }
 
     /// The request of the prefetch at `path`, if one is outstanding.
-    func request(at path: Path) -> FetchRequest? {
+    func request(at path: Path) -> FetchTask? {
         keys[path].flatMap { requests[$0] }
     }
 
@@ -65,7 +65,7 @@ struct PrefetchRequestTable<Path: Hashable & Sendable, Key: Hashable & Sendable>
     }
 }
 
-extension FetchRequest {
+extension FetchTask {
     /// Hands a prefetch over to the cell once its item is on screen: the
     /// request steps down to `.low` (never up), so that its load goes on
     /// ranked by the display requests (``PrefetchRequestTable/consume(at:)``).

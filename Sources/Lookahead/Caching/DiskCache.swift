@@ -441,16 +441,16 @@ extension DiskCache {
         _ bytes: some Collection<UInt8>, key: SHA256.Digest, to path: String
     ) throws(DiskCacheSystemError) {
         let contiguous: Result<Void, DiskCacheSystemError>? = bytes.withContiguousStorageIfAvailable { buffer in
-            Result { () throws(DiskCacheSystemError) in
+            Result(catchingTyped: { () throws(DiskCacheSystemError) in
                 try writeEntry(UnsafeRawBufferPointer(buffer), key: key, to: path)
-            }
+            })
         }
-        if let contiguous { return try contiguous.get() }
+        if let contiguous { return try contiguous.typedGet() }
         // `withUnsafeBytes` rethrows untyped errors, so the outcome comes out as a `Result`.
         let array = Array(bytes)
         try array.withUnsafeBytes { buffer in
-            Result { () throws(DiskCacheSystemError) in try writeEntry(buffer, key: key, to: path) }
-        }.get()
+            Result(catchingTyped: { () throws(DiskCacheSystemError) in try writeEntry(buffer, key: key, to: path) })
+        }.typedGet()
     }
 
     private static func writeEntry(
@@ -458,8 +458,10 @@ extension DiskCache {
     ) throws(DiskCacheSystemError) {
         let header = DiskCacheEntryFormat.header(for: payload, key: key)
         try header.withUnsafeBytes { header in
-            Result { () throws(DiskCacheSystemError) in try DiskCacheFileSystem.writeNewFile(path, [header, payload]) }
-        }.get()
+            Result(catchingTyped: { () throws(DiskCacheSystemError) in
+                try DiskCacheFileSystem.writeNewFile(path, [header, payload])
+            })
+        }.typedGet()
     }
 
     /// Waits until no other operation renames or deletes `digest`'s file, then

@@ -79,7 +79,7 @@ enum DiskCacheEntryFormat {
     ///
     /// - Complexity: O(n): one checksum pass and one copy of the payload.
     static func payload(of file: [UInt8], key: SHA256.Digest) throws(Corruption) -> [UInt8] {
-        try file.withUnsafeBytes { payload(ofFile: $0, key: key) }.get()
+        try file.withUnsafeBytes { payload(ofFile: $0, key: key) }.typedGet()
     }
 
     private static func payload(ofFile bytes: UnsafeRawBufferPointer, key: SHA256.Digest) -> Result<[UInt8], Corruption>

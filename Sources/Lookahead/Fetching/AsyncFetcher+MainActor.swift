@@ -38,10 +38,10 @@ extension AsyncFetcher {
         _ key: Key,
         priority: FetchPriority = .high,
         completion: @escaping @MainActor @Sendable (Result<Value, any Error>) -> Void
-    ) -> FetchRequest {
+    ) -> FetchTask {
         if let value = memoryCache.valueCountingHit(forKey: key) {
             completion(.success(value))
-            return FetchRequest(completedWith: priority)
+            return FetchTask(completedWith: priority)
         }
         let delivery = MainActorCompletion(completion, queue: core.mainActorQueue)
         let payload = FetchPayload<Value>(.completion { delivery.deliver($0) })
@@ -50,7 +50,7 @@ extension AsyncFetcher {
             return request
         case .cached(let value):
             completion(.success(value))
-            return FetchRequest(completedWith: priority)
+            return FetchTask(completedWith: priority)
         }
     }
 }

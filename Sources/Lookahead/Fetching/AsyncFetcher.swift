@@ -112,8 +112,8 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
     /// ``fetchOnMainActor(_:priority:completion:)``. If the value is cached
     /// the completion is called before this method returns.
     ///
-    /// - Returns: the request's handle: ``FetchRequest/cancel()`` withdraws
-    ///   it (a reused cell), ``FetchRequest/priority`` moves it (a cell a
+    /// - Returns: the request's handle: ``FetchTask/cancel()`` withdraws
+    ///   it (a reused cell), ``FetchTask/priority`` moves it (a cell a
     ///   fling carries away). Either touches this request only; for a
     ///   prefetch, `cancel()` withdraws this one where `cancelFetch(_:)`
     ///   withdraws every prefetch of the key.
@@ -124,7 +124,7 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
         _ key: Key,
         priority: FetchPriority = .normal,
         completion: (@Sendable (Result<Value, any Error>) -> Void)? = nil
-    ) -> FetchRequest {
+    ) -> FetchTask {
         fetchAsync(key, priority: priority, deadline: nil, completion: completion)
     }
 
@@ -135,7 +135,7 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
     /// predicted to appear: among the loads waiting at the same priority, the
     /// one due soonest starts first, ahead of those without a deadline. A
     /// load shared by several requests is due at the earliest of their
-    /// deadlines. Change it later with ``FetchRequest/setDeadline(_:)``.
+    /// deadlines. Change it later with ``FetchTask/setDeadline(_:)``.
     ///
     /// - Parameters:
     ///   - key: the item to load.
@@ -152,11 +152,11 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
         priority: FetchPriority = .normal,
         deadline: Duration?,
         completion: (@Sendable (Result<Value, any Error>) -> Void)? = nil
-    ) -> FetchRequest {
+    ) -> FetchTask {
         // The common case in `cellForItemAt`: answered without the fetcher's lock.
         if let value = memoryCache.valueCountingHit(forKey: key) {
             completion?(.success(value))
-            return FetchRequest(completedWith: priority)
+            return FetchTask(completedWith: priority)
         }
         let payload = completion.map { FetchPayload(.completion($0)) }
         switch core.register(key, priority: priority, deadline: deadline, payload: payload, delivery: nil) {
@@ -164,7 +164,7 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
             return request
         case .cached(let value):
             completion?(.success(value))
-            return FetchRequest(completedWith: priority)
+            return FetchTask(completedWith: priority)
         }
     }
 

@@ -6,7 +6,7 @@
 /// taken longer than most loads do, usually lands well before it. Loads
 /// wanted at ``FetchPriority/high`` or above (a cell on screen waits) are
 /// hedged, and so are prefetches whose item is due within ``dueWithin``
-/// (``FetchRequest/setDeadline(_:)``, which `PrefetchCoordinator` calls
+/// (``FetchTask/setDeadline(_:)``, which `PrefetchCoordinator` calls
 /// every frame): a cell about to appear. Each
 /// load is hedged at most once; the hedge takes a slot of the concurrency
 /// limit: with none free it waits for one behind the loads of its priority

@@ -3,7 +3,7 @@
 /// one is harmless.
 extension FetchScheduler {
     /// Identifies one interest while it lives: ``FetchInterestID``, the
-    /// same for every key and payload type, so that a ``FetchRequest``
+    /// same for every key and payload type, so that a ``FetchTask``
     /// holds it without naming them.
     public typealias InterestID = FetchInterestID
 

@@ -106,7 +106,7 @@ extension FetcherCore.State {
     }
 }
 
-extension FetcherCore: FetchRequestOwner {
+extension FetcherCore: FetchTaskOwner {
     @usableFromInline
     func cancelRequest(_ interest: FetchInterestHandle) {
         update { state, effects in

@@ -223,7 +223,7 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     @usableFromInline
     enum RequestRegistration {
-        case registered(FetchRequest)
+        case registered(FetchTask)
         /// The value was loaded meanwhile: nothing was registered.
         case cached(Value)
     }
@@ -246,7 +246,7 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             }
             let id = state.scheduler.addInterest(in: key, priority: priority, deadline: due, payload: payload)
             let interest = FetchInterestHandle(id: id, delivery: delivery)
-            return .registered(FetchRequest(owner: self, interest: interest, priority: priority))
+            return .registered(FetchTask(owner: self, interest: interest, priority: priority))
         }
     }
 

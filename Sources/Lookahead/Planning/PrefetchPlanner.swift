@@ -136,7 +136,7 @@ public struct PrefetchPlanner: Sendable {
     /// When the items of the last frame's window are needed, on the frames'
     /// clock, if the policy predicts it (the adaptive policy does; the
     /// others answer nothing). Re-date the prefetches with it every frame
-    /// (``FetchRequest/setDeadline(_:)``, ``Prefetcher/setDeadline(_:for:)``),
+    /// (``FetchTask/setDeadline(_:)``, ``Prefetcher/setDeadline(_:for:)``),
     /// and the fetcher starts queued prefetches earliest-due first rather
     /// than in the order they were asked for. Items the window keeps only by
     /// hysteresis are left out: their earlier deadline stands.

@@ -1,7 +1,7 @@
-// The headless CollectionView's grid: the GridLayout its items fill.
+// The headless CollectionView's grid: the UniformGridLayout its items fill.
 
 extension CollectionView {
-    /// How a ``CollectionView`` lays out its items: a ``GridLayout`` whose
+    /// How a ``CollectionView`` lays out its items: a ``UniformGridLayout`` whose
     /// columns fill the view's width.
     public struct Grid: Hashable, Sendable {
         /// How tall an item is.
@@ -21,7 +21,7 @@ extension CollectionView {
         /// The vertical gap between consecutive sections.
         public var sectionSpacing: Double
 
-        /// Creates a grid description; ``GridLayout`` checks the values when the
+        /// Creates a grid description; ``UniformGridLayout`` checks the values when the
         /// view lays out.
         public init(
             columns: Int = 4, spacing: Double = 0, itemSize: ItemSize = .aspectRatio(1), sectionSpacing: Double = 0
@@ -35,14 +35,14 @@ extension CollectionView {
         /// The layout of these counts at this width.
         ///
         /// - Complexity: O(sections).
-        public func makeLayout(width: Double, itemCounts: [Int]) -> GridLayout {
+        public func makeLayout(width: Double, itemCounts: [Int]) -> UniformGridLayout {
             switch itemSize {
             case .aspectRatio(let ratio):
-                GridLayout(
+                UniformGridLayout(
                     width: width, columns: columns, itemCounts: itemCounts, spacing: spacing, aspectRatio: ratio,
                     sectionSpacing: sectionSpacing)
             case .height(let height):
-                GridLayout(
+                UniformGridLayout(
                     width: width, columns: columns, itemHeight: height, itemCounts: itemCounts, spacing: spacing,
                     sectionSpacing: sectionSpacing)
             }

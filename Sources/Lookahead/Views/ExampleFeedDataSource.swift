@@ -55,7 +55,7 @@ public final class ExampleFeedDataSource<ID: Hashable & Sendable, Value: Sendabl
     /// item withdraws its previous item's request, so that a fling does not
     /// leave a trail of `.high` loads nobody will see (the load stops unless a
     /// prefetch or another cell still wants it).
-    private var requests: [ObjectIdentifier: FetchRequest] = [:]
+    private var requests: [ObjectIdentifier: FetchTask] = [:]
 
     /// Makes a cell's display request for the item at a path: `nil` (the
     /// default) asks ``fetcher`` at `.high`. Set it to route the requests
@@ -64,7 +64,7 @@ public final class ExampleFeedDataSource<ID: Hashable & Sendable, Value: Sendabl
     /// — which asks at the planner's priority and lowers a request a fling
     /// carries away. A `nil` request leaves the cell blank.
     public var displayRequester:
-        (@MainActor (ItemPath, @escaping @MainActor @Sendable (Result<Value, any Error>) -> Void) -> FetchRequest?)?
+        (@MainActor (ItemPath, @escaping @MainActor @Sendable (Result<Value, any Error>) -> Void) -> FetchTask?)?
 
     /// Creates a data source for `models`, loading values with `fetcher`.
     public init(models: [ID], fetcher: AsyncFetcher<ID, Value>) {

@@ -38,7 +38,7 @@ final class ReplayStrategyLoader: StrategyLoader {
     /// `batch` pages asked for (through the fetcher) whose data has not been seen yet.
     var outstandingPages: Set<Int> = []
     /// Prefetches, by key, to re-date them (a request that ended ignores it).
-    var prefetchRequests: [Int: FetchRequest] = [:]
+    var prefetchRequests: [Int: FetchTask] = [:]
 
     init(fetcher: Fetcher, loader: ReplayLoader, strategy: SimulationStrategy, maxConcurrentLoads: Int) {
         self.fetcher = fetcher

@@ -113,7 +113,7 @@ struct SimulatedLoader: StrategyLoader {
         // Virtual time is trace time: the deadline is placed as it is.
         guard let interest = prefetchInterests[key] else { return }
         scheduler.setDeadline(deadline, of: interest)
-        // As the fetcher's `FetchRequest.setDeadline`: a prefetch about to be shown may get its hedge.
+        // As the fetcher's `FetchTask.setDeadline`: a prefetch about to be shown may get its hedge.
         keyWasReDated(key, at: time)
     }
 

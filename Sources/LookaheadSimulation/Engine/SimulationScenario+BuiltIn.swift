@@ -50,7 +50,8 @@ extension SimulationScenario {
                 maxConcurrentLoads: 6, trace: trace(style, length, contentHeight: height))
         case "photos":
             let layout = SimulationScenario.Layout.grid(columns: 4, itemCount: 100_000, spacing: 2, aspectRatio: 1)
-            let probe = GridLayout(width: viewport.width, columns: 4, itemCount: 100_000, spacing: 2, aspectRatio: 1)
+            let probe = UniformGridLayout(
+                width: viewport.width, columns: 4, itemCount: 100_000, spacing: 2, aspectRatio: 1)
             return SimulationScenario(
                 name: name, layout: layout, viewport: viewport, network: .photos(seed: seed), maxConcurrentLoads: 6,
                 trace: trace(.photos, .seconds(60), contentHeight: probe.contentSize.height))

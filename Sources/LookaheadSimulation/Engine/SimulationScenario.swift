@@ -50,7 +50,7 @@ public struct SimulationScenario: Sendable {
         case .list(let heights):
             ListLayout(width: viewport.width, rowHeights: heights)
         case .grid(let columns, let itemCount, let spacing, let aspectRatio):
-            GridLayout(
+            UniformGridLayout(
                 width: viewport.width, columns: columns, itemCount: itemCount, spacing: spacing,
                 aspectRatio: aspectRatio)
         }

@@ -37,7 +37,7 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
     public var announcesLandings: Bool
     /// Whether queued prefetches start earliest-due first, re-dated every
     /// frame from the policy's predictions (``PrefetchPlanner/deadlines``,
-    /// ``FetchRequest/setDeadline(_:)``) rather than in the order asked for.
+    /// ``FetchTask/setDeadline(_:)``) rather than in the order asked for.
     public var datesPrefetches: Bool
     /// With ``hedgesSlowLoads`` and ``datesPrefetches``: whether a prefetch
     /// whose item is due within ``FetchHedging/dueWithin`` is hedged at once

@@ -148,7 +148,7 @@ final class ItemCell: Cell {
     var key: Int?
     weak var data: FeedData?
     var link: NestedCollectionLink<Int, String>?
-    var request: FetchRequest?
+    var request: FetchTask?
 
     override func didEndDisplaying() {
         super.didEndDisplaying()

@@ -111,7 +111,7 @@ struct PrefetchCoordinatorTests {
         let fixture = CoordinatorFixture()
         fixture.scroll(to: 10_000)
         let deliveries = Deliveries<String>()
-        var requests: [ItemPath: FetchRequest] = [:]
+        var requests: [ItemPath: FetchTask] = [:]
         for path in fixture.coordinator.planner.visibleItems {
             requests[path] = fixture.coordinator.requestDisplay(at: path) { deliveries.record($0) }
         }

@@ -8,7 +8,7 @@ import Testing
 @Suite(.queuedOnTheMainActor)
 @MainActor
 struct SampledLayoutTests {
-    let grid = GridLayout(width: 390, columns: 3, itemCount: 3_000, spacing: 2)
+    let grid = UniformGridLayout(width: 390, columns: 3, itemCount: 3_000, spacing: 2)
 
     func sample(_ band: Rect) -> SampledLayout {
         SampledLayout(

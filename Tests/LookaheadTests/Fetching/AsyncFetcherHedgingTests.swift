@@ -156,7 +156,7 @@ struct AsyncFetcherHedgingTests {
     /// with a prefetch of key 0 running, due in 2 s, its threshold timer set.
     func prefetchRunningDueInTwoSeconds(
         hedgesDueSoonAtOnce: Bool = true
-    ) async -> (loader: Loader, clock: ManualClock, fetcher: Fetcher, request: FetchRequest) {
+    ) async -> (loader: Loader, clock: ManualClock, fetcher: Fetcher, request: FetchTask) {
         let loader = Loader()
         let clock = ManualClock()
         let fetcher = makeFetcher(

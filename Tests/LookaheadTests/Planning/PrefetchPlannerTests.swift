@@ -6,8 +6,8 @@ import Testing
 struct PrefetchPlannerTests {
     /// A 4-column grid on a 390×844 viewport whose rows are 105.5 pt tall
     /// (97.5 pt items, 8 pt spacing): exactly 8 rows, 32 items, fit.
-    func photoGrid(items: Int = 1_000) -> GridLayout {
-        GridLayout(width: 390, columns: 4, itemHeight: 97.5, itemCounts: [items], spacing: 8)
+    func photoGrid(items: Int = 1_000) -> UniformGridLayout {
+        UniformGridLayout(width: 390, columns: 4, itemHeight: 97.5, itemCounts: [items], spacing: 8)
     }
 
     let viewport = Size(width: 390, height: 844)

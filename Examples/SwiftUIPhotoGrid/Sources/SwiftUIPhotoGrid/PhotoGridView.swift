@@ -1,7 +1,7 @@
 // The photo grid: a LazyVGrid of fixed cells. Every row reports appearing
 // and disappearing to an observable row prefetcher (iOS 17); on iOS 18 the
 // scroll view's geometry and phases also drive the adaptive coordinator,
-// which knows the grid's frames from a GridLayout.
+// which knows the grid's frames from a UniformGridLayout.
 
 #if canImport(SwiftUI)
     import Lookahead
@@ -10,6 +10,7 @@
 
     /// A grid of 5 000 photos that load ahead of the user.
     @available(iOS 17, macOS 14, *)
+    @MainActor
     public struct PhotoGridView: View {
         static let columns = 3
         static let spacing = 2.0
@@ -44,7 +45,7 @@
             let ids = store.photos.map(\.id)
             rows = ObservableRowPrefetcher(prefetcher: Prefetcher(fetcher: store.fetcher), keys: ids)
             // iOS 18: the grid's frames are known, so the adaptive coordinator can plan from the geometry.
-            let layout = GridLayout(
+            let layout = UniformGridLayout(
                 width: width, columns: Self.columns, itemCount: ids.count, spacing: Self.spacing, aspectRatio: 1)
             coordinator = PrefetchCoordinator(fetcher: store.fetcher, layoutSource: FixedLayoutSource(layout: layout)) {
                 path in ids.indices.contains(path.item) ? ids[path.item] : nil
@@ -53,6 +54,7 @@
     }
 
     /// Below iOS 18: every row reports its appearance.
+    @MainActor
     private struct RowReporting: ViewModifier {
         let index: Int
         let rows: RowPrefetcher<Photo.ID, PhotoImage>?
@@ -68,6 +70,7 @@
     }
 
     /// From iOS 18: the scroll view's geometry drives the coordinator.
+    @MainActor
     private struct ScrollReporting: ViewModifier {
         let coordinator: PrefetchCoordinator<Photo.ID, PhotoImage>?
 
@@ -86,6 +89,7 @@
     }
 
     /// One photo: shown from the cache at once, or loaded at high priority.
+    @MainActor
     private struct PhotoCell: View {
         let photo: Photo
         let fetcher: AsyncFetcher<Photo.ID, PhotoImage>

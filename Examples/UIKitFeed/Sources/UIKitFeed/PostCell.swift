@@ -8,7 +8,7 @@
     /// Shows a post's title and, once loaded, its body.
     final class PostCell: UICollectionViewListCell {
         /// The request for the body, while it waits.
-        var request: FetchRequest?
+        var request: FetchTask?
         /// The post the cell shows now.
         var representedID: Post.ID?
 

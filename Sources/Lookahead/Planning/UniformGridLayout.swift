@@ -24,7 +24,7 @@
 /// checking the guess against the exact frame edges around it, so
 /// ``itemPaths(in:)`` answers exactly the items whose ``frame(at:)``
 /// intersects the rectangle, however the divisions round.
-public struct GridLayout: CollectionLayout {
+public struct UniformGridLayout: CollectionLayout {
     /// The width of the content, which the columns fill.
     public let width: Double
 
@@ -73,7 +73,7 @@ public struct GridLayout: CollectionLayout {
     ) {
         precondition(
             aspectRatio.isFinite && aspectRatio > 0,
-            "GridLayout: aspectRatio must be finite and greater than 0, got \(aspectRatio)")
+            "UniformGridLayout: aspectRatio must be finite and greater than 0, got \(aspectRatio)")
         let itemWidth = Self.itemWidth(width: width, columns: columns, spacing: spacing)
         self.init(
             width: width, columns: columns, itemHeight: itemWidth / aspectRatio, itemCounts: itemCounts,
@@ -105,11 +105,11 @@ public struct GridLayout: CollectionLayout {
         let itemWidth = Self.itemWidth(width: width, columns: columns, spacing: spacing)
         precondition(
             itemHeight.isFinite && itemHeight >= 0,
-            "GridLayout: itemHeight must be finite and not negative, got \(itemHeight)")
+            "UniformGridLayout: itemHeight must be finite and not negative, got \(itemHeight)")
         precondition(
             sectionSpacing.isFinite && sectionSpacing >= 0,
-            "GridLayout: sectionSpacing must be finite and not negative, got \(sectionSpacing)")
-        let sections = SectionTable(itemCounts: itemCounts, layoutName: "GridLayout")
+            "UniformGridLayout: sectionSpacing must be finite and not negative, got \(sectionSpacing)")
+        let sections = SectionTable(itemCounts: itemCounts, layoutName: "UniformGridLayout")
         let rowPitch = itemHeight + spacing
         var tops: [Double] = []
         tops.reserveCapacity(sections.numberOfSections)
@@ -136,14 +136,16 @@ public struct GridLayout: CollectionLayout {
 
     /// Validates the horizontal parameters and returns the width they leave each item.
     private static func itemWidth(width: Double, columns: Int, spacing: Double) -> Double {
-        precondition(width.isFinite && width > 0, "GridLayout: width must be finite and greater than 0, got \(width)")
-        precondition(columns >= 1, "GridLayout: columns must be at least 1, got \(columns)")
         precondition(
-            spacing.isFinite && spacing >= 0, "GridLayout: spacing must be finite and not negative, got \(spacing)")
+            width.isFinite && width > 0, "UniformGridLayout: width must be finite and greater than 0, got \(width)")
+        precondition(columns >= 1, "UniformGridLayout: columns must be at least 1, got \(columns)")
+        precondition(
+            spacing.isFinite && spacing >= 0,
+            "UniformGridLayout: spacing must be finite and not negative, got \(spacing)")
         let itemWidth = (width - spacing * Double(columns - 1)) / Double(columns)
         precondition(
             itemWidth > 0,
-            "GridLayout: a spacing of \(spacing) leaves no room for \(columns) columns in a width of \(width)")
+            "UniformGridLayout: a spacing of \(spacing) leaves no room for \(columns) columns in a width of \(width)")
         return itemWidth
     }
 

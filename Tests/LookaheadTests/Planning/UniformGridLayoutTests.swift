@@ -3,10 +3,10 @@ import Testing
 @testable import Lookahead
 
 @Suite(.timeLimit(.minutes(1)))
-struct GridLayoutTests {
+struct UniformGridLayoutTests {
     /// 4 columns of 96 × 96 on a 390-point-wide screen, 2 apart (a pitch of 98); sections of
     /// 10, 0 and 5 items, 20 apart.
-    let photos = GridLayout(width: 390, columns: 4, itemCounts: [10, 0, 5], spacing: 2, sectionSpacing: 20)
+    let photos = UniformGridLayout(width: 390, columns: 4, itemCounts: [10, 0, 5], spacing: 2, sectionSpacing: 20)
 
     private func paths(_ section: Int, _ items: some Sequence<Int>) -> [ItemPath] {
         items.map { ItemPath(item: $0, section: section) }
@@ -79,14 +79,14 @@ struct GridLayoutTests {
 
     @Test func anExplicitItemHeightOverridesTheAspectRatio() {
         // Given 3 columns 3 apart on 390 points, items 150 high
-        let grid = GridLayout(width: 390, columns: 3, itemHeight: 150, itemCounts: [7], spacing: 3)
+        let grid = UniformGridLayout(width: 390, columns: 3, itemHeight: 150, itemCounts: [7], spacing: 3)
 
         // When item 4 (row 1, column 1) is placed
         // Then it is 128 wide, at x 131 and y 153
         #expect(grid.frame(at: ItemPath(item: 4, section: 0)) == Rect(x: 131, y: 153, width: 128, height: 150))
         #expect(grid.contentSize.height == 456)
         // and the aspect ratio sets the height otherwise, here for one section
-        let wide = GridLayout(width: 300, columns: 2, itemCount: 3, aspectRatio: 1.5)
+        let wide = UniformGridLayout(width: 300, columns: 2, itemCount: 3, aspectRatio: 1.5)
         #expect(wide.itemSize == Size(width: 150, height: 100))
         #expect(wide.contentSize == Size(width: 300, height: 200))
     }
@@ -103,8 +103,8 @@ struct GridLayoutTests {
 
     @Test func emptyGridsHaveNoItemsAnywhere() {
         // Given a grid without sections, and one with two empty sections 12 apart
-        let none = GridLayout(width: 390, columns: 3, itemCounts: [])
-        let empty = GridLayout(width: 390, columns: 3, itemCounts: [0, 0], sectionSpacing: 12)
+        let none = UniformGridLayout(width: 390, columns: 3, itemCounts: [])
+        let empty = UniformGridLayout(width: 390, columns: 3, itemCounts: [0, 0], sectionSpacing: 12)
 
         // When they are queried
         // Then nothing is found; the empty sections still take their spacing
@@ -134,7 +134,7 @@ struct GridLayoutTests {
     }
 
     /// Checks every frame against the parameters, computed independently.
-    private func checkFrames(of grid: GridLayout, spec: RandomGrid, context: String) {
+    private func checkFrames(of grid: UniformGridLayout, spec: RandomGrid, context: String) {
         let tolerance = LayoutChecks.tolerance(for: grid)
         let itemWidth = (spec.width - spec.spacing * Double(spec.columns - 1)) / Double(spec.columns)
         let itemHeight = spec.itemHeight ?? itemWidth / spec.aspectRatio
@@ -173,7 +173,7 @@ struct GridLayoutTests {
 
     @Test func aMillionItemsAnswerAViewportDeepDown() {
         // Given a million photos, 4 columns 2 apart on 390 points (rows 98 apart)
-        let grid = GridLayout(width: 390, columns: 4, itemCount: 1_000_000, spacing: 2)
+        let grid = UniformGridLayout(width: 390, columns: 4, itemCount: 1_000_000, spacing: 2)
 
         // When a viewport starts 50 into row 200,000
         let rect = Rect(x: 0, y: 200_000 * 98 + 50, width: 390, height: 844)
@@ -188,7 +188,7 @@ struct GridLayoutTests {
         // Given about a million items in 1,000 sections of 997 to 1,003 and 111 empty ones, 3 columns,
         // 24 between sections
         let counts = (0..<1_111).map { $0 % 10 == 9 ? 0 : 997 + $0 % 7 }
-        let grid = GridLayout(
+        let grid = UniformGridLayout(
             width: 375, columns: 3, itemCounts: counts, spacing: 1, aspectRatio: 0.75, sectionSpacing: 24)
 
         // When viewports are queried at a few depths, one across a section boundary
@@ -207,22 +207,22 @@ struct GridLayoutTests {
 
     @Test func invalidInputStopsTheProgram() async {
         await #expect(processExitsWith: .failure) {
-            _ = GridLayout(width: -1, columns: 3, itemCount: 1)
+            _ = UniformGridLayout(width: -1, columns: 3, itemCount: 1)
         }
         await #expect(processExitsWith: .failure) {
-            _ = GridLayout(width: 390, columns: 0, itemCount: 1)
+            _ = UniformGridLayout(width: 390, columns: 0, itemCount: 1)
         }
         await #expect(processExitsWith: .failure) {
-            _ = GridLayout(width: 390, columns: 4, itemCounts: [3, -1])
+            _ = UniformGridLayout(width: 390, columns: 4, itemCounts: [3, -1])
         }
         await #expect(processExitsWith: .failure) {
-            _ = GridLayout(width: 390, columns: 4, itemCount: 1, spacing: 130)
+            _ = UniformGridLayout(width: 390, columns: 4, itemCount: 1, spacing: 130)
         }
         await #expect(processExitsWith: .failure) {
-            _ = GridLayout(width: 390, columns: 4, itemCount: 1, aspectRatio: 0)
+            _ = UniformGridLayout(width: 390, columns: 4, itemCount: 1, aspectRatio: 0)
         }
         await #expect(processExitsWith: .failure) {
-            _ = GridLayout(width: 390, columns: 4, itemHeight: -1, itemCounts: [1])
+            _ = UniformGridLayout(width: 390, columns: 4, itemHeight: -1, itemCounts: [1])
         }
     }
 }
@@ -253,13 +253,13 @@ private struct RandomGrid: CustomStringConvertible {
         }
     }
 
-    var layout: GridLayout {
+    var layout: UniformGridLayout {
         if let itemHeight {
-            return GridLayout(
+            return UniformGridLayout(
                 width: width, columns: columns, itemHeight: itemHeight, itemCounts: itemCounts, spacing: spacing,
                 sectionSpacing: sectionSpacing)
         }
-        return GridLayout(
+        return UniformGridLayout(
             width: width, columns: columns, itemCounts: itemCounts, spacing: spacing, aspectRatio: aspectRatio,
             sectionSpacing: sectionSpacing)
     }

@@ -6,7 +6,7 @@ import Testing
 @testable import Lookahead
 
 @Suite(.timeLimit(.minutes(1)))
-struct FetchRequestTests {
+struct FetchTaskTests {
     typealias Fetcher = AsyncFetcher<Int, String>
 
     func makeFetcher(_ gate: LoadGate<Int, String>, maxConcurrentLoads: Int = 6) -> Fetcher {

@@ -15,8 +15,8 @@
 ///
 /// A value type holding a reference to the fetcher's storage: copies are the
 /// same request, and storing one in a cell costs no allocation.
-public struct FetchRequest: Sendable {
-    @usableFromInline let owner: (any FetchRequestOwner)?
+public struct FetchTask: Sendable {
+    @usableFromInline let owner: (any FetchTaskOwner)?
     @usableFromInline let interest: FetchInterestHandle
     @usableFromInline let requestedPriority: FetchPriority
 
@@ -29,7 +29,7 @@ public struct FetchRequest: Sendable {
     }
 
     @inlinable
-    init(owner: any FetchRequestOwner, interest: FetchInterestHandle, priority: FetchPriority) {
+    init(owner: any FetchTaskOwner, interest: FetchInterestHandle, priority: FetchPriority) {
         self.owner = owner
         self.interest = interest
         requestedPriority = priority
@@ -83,7 +83,7 @@ public struct FetchRequest: Sendable {
     }
 }
 
-/// Identifies the interest behind a ``FetchRequest`` without naming the
+/// Identifies the interest behind a ``FetchTask`` without naming the
 /// fetcher's key and value types.
 @usableFromInline
 struct FetchInterestHandle: Sendable {
@@ -99,9 +99,9 @@ struct FetchInterestHandle: Sendable {
     }
 }
 
-/// What a ``FetchRequest`` asks of the fetcher that made it.
+/// What a ``FetchTask`` asks of the fetcher that made it.
 @usableFromInline
-protocol FetchRequestOwner: AnyObject, Sendable {
+protocol FetchTaskOwner: AnyObject, Sendable {
     func cancelRequest(_ interest: FetchInterestHandle)
     func setPriority(_ priority: FetchPriority, of interest: FetchInterestHandle)
     func priority(of interest: FetchInterestHandle) -> FetchPriority?
