@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "LookaheadSimulation", targets: ["LookaheadSimulation"]),
         .library(name: "LookaheadUIKit", targets: ["LookaheadUIKit"]),
         .library(name: "LookaheadSwiftUI", targets: ["LookaheadSwiftUI"]),
+        .library(name: "LookaheadURLSession", targets: ["LookaheadURLSession"]),
         .executable(name: "lookahead", targets: ["lookahead"]),
     ],
     traits: [
@@ -46,6 +47,20 @@ let package = Package(
         .target(
             name: "Lookahead",
             dependencies: [.product(name: "DequeModule", package: "swift-collections")],
+            swiftSettings: strictSettings
+        ),
+        // UIKit's collection and table views without UIKit: the data source,
+        // prefetch data source and cell lifecycle contract on Linux, for the
+        // tests, the simulator's checks and the demo. No app product exposes it.
+        .target(
+            name: "LookaheadHeadless",
+            dependencies: ["Lookahead"],
+            swiftSettings: strictSettings
+        ),
+        // The URLSession loader apps use: Foundation stays out of the core.
+        .target(
+            name: "LookaheadURLSession",
+            dependencies: ["Lookahead"],
             swiftSettings: strictSettings
         ),
         // Apple glue: forwards UIKit's and SwiftUI's scrolling to the core's
@@ -112,6 +127,7 @@ let package = Package(
             name: "LookaheadLive",
             dependencies: [
                 "Lookahead",
+                "LookaheadHeadless",
                 "LookaheadSimulation",
                 "LookaheadServer",
                 "LookaheadHTTP",
@@ -143,7 +159,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LookaheadTests",
-            dependencies: ["Lookahead", "LookaheadTestSupport"],
+            dependencies: ["Lookahead", "LookaheadHeadless", "LookaheadTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -170,6 +186,15 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The URLSession loader against the feed server on loopback.
+        .testTarget(
+            name: "LookaheadURLSessionTests",
+            dependencies: [
+                "Lookahead", "LookaheadURLSession", "LookaheadServer", "LookaheadTestSupport",
+                .product(name: "Logging", package: "swift-log", condition: tools),
+            ],
+            swiftSettings: strictSettings
+        ),
         // The command-line tool's option checks, through its commands' own parsers.
         .testTarget(
             name: "LookaheadCommandTests",
@@ -178,7 +203,10 @@ let package = Package(
         ),
         .testTarget(
             name: "LookaheadLiveTests",
-            dependencies: ["LookaheadLive", "LookaheadSimulation", "Lookahead", "LookaheadServer", "LookaheadHTTP"],
+            dependencies: [
+                "LookaheadLive", "LookaheadSimulation", "Lookahead", "LookaheadHeadless", "LookaheadServer",
+                "LookaheadHTTP",
+            ],
             swiftSettings: strictSettings
         ),
     ]

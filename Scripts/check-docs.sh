@@ -3,7 +3,9 @@
 # main build is untouched), converts the DocC catalog with the toolchain's
 # `docc` (no plugin in the manifest: it would reach every app), and fails on
 # DocC warnings (a broken ``Symbol`` or <doc:Article> link) or on a public
-# type without a doc comment. Prints the share of documented public symbols.
+# type without a doc comment, or on more than 50 public top-level types (the
+# module an app imports shows the app's types). Prints the share of documented
+# public symbols.
 #
 #   Scripts/check-docs.sh [OUTPUT.doccarchive]
 set -euo pipefail
@@ -39,7 +41,17 @@ print(f"check-docs: {documented} of {public} public symbols documented; every pu
       + ("yes" if not undocumented_types else "NO"))
 for name in undocumented_types:
     print(f"  undocumented public type: {name}")
-sys.exit(1 if undocumented_types else 0)
+# The module an app imports shows the app's types: at most 50 at the top level.
+kinds = {f"swift.{kind}" for kind in types}
+top_level = sorted(
+    symbol["names"]["title"]
+    for symbol in json.load(open(f"{sys.argv[1]}/Lookahead.symbols.json"))["symbols"]
+    if symbol.get("accessLevel") == "public" and len(symbol["pathComponents"]) == 1
+    and symbol["kind"]["identifier"] in kinds)
+print(f"check-docs: {len(top_level)} public top-level types in Lookahead (at most 50)")
+if len(top_level) > 50:
+    print("  " + ", ".join(top_level))
+sys.exit(1 if undocumented_types or len(top_level) > 50 else 0)
 PY
 if grep -qE "warning:|error:" "$log"; then
     echo "check-docs: DocC reported problems (above)" >&2

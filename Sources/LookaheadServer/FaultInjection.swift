@@ -103,6 +103,9 @@ enum InjectedFault: String, Sendable, CaseIterable {
     case stall
     /// `200 OK` with a body that is not valid JSON.
     case malformed
+    /// `429 Too Many Requests` with `Retry-After: 1`. Only ever forced
+    /// (`fault=429`), never drawn at random.
+    case tooManyRequests = "429"
 }
 
 extension FaultInjection {

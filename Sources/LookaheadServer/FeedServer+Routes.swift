@@ -164,6 +164,11 @@ extension FeedServer {
             headers[.connection] = "close"
         }
 
+        if fault == .tooManyRequests {
+            headers[.retryAfter] = "1"
+            return respond(
+                .tooManyRequests, error: "injected 429 (request \(ticket.number))", headers: headers, ticket: ticket)
+        }
         if fault == .serverError {
             logger.warning("injected server error")
             return respond(
@@ -181,7 +186,7 @@ extension FeedServer {
             let malformed =
                 ResponseBytes(Array("{\"error\": injected malformed body".utf8)) + bytes.prefix(bytes.count / 2)
             return respond(.ok, headers: headers, bytes: malformed, ticket: ticket, logger: logger)
-        case .serverError, .stall, nil:
+        case .serverError, .stall, .tooManyRequests, nil:
             return respond(.ok, headers: headers, bytes: bytes, ticket: ticket, logger: logger)
         }
     }

@@ -23,6 +23,8 @@ public struct FeedServerStatistics: Sendable, Hashable {
     public var stallsInjected = 0
     /// Malformed JSON bodies injected.
     public var malformedInjected = 0
+    /// `429 Too Many Requests` injected (forced with `fault=429`).
+    public var tooManyRequestsInjected = 0
     /// Requests answered `503` because
     /// ``FeedServerConfiguration/maximumWaitingRequests`` were already waiting.
     public var waitsRefused = 0

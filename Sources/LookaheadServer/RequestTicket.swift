@@ -55,6 +55,7 @@ final class RequestTicket: Sendable {
             case .truncate: statistics.truncationsInjected += 1
             case .stall: statistics.stallsInjected += 1
             case .malformed: statistics.malformedInjected += 1
+            case .tooManyRequests: statistics.tooManyRequestsInjected += 1
             }
         }
     }

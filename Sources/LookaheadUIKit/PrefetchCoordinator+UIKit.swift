@@ -1,6 +1,6 @@
 // One call to put the adaptive planner on a real UICollectionView or
 // UITableView: the coordinator reads the view's layout, observes its
-// scrolling through a delegate proxy and hears memory warnings. Compiled
+// scrolling through a delegate proxy, and memory warnings reach the caches. Compiled
 // only where UIKit exists.
 
 #if canImport(UIKit) && !os(watchOS)
@@ -12,8 +12,9 @@
         /// come from its layout (any layout), its scrolling is observed
         /// through a proxy that forwards every delegate call to the delegate
         /// the collection view had (set yours first), cells leaving the
-        /// screen withdraw their display requests, and memory warnings trim
-        /// the fetcher's cache.
+        /// screen withdraw their display requests, and memory warnings and
+        /// the app going to the background trim the caches that trim on
+        /// memory pressure (the fetcher's, by default).
         ///
         /// The proxy holds your delegate weakly (holding it would make a
         /// cycle through the coordinator), and UIKit asks a delegate which
@@ -87,8 +88,9 @@
         }
 
         /// The delegate proxy that reports to this coordinator and forwards
-        /// to `forwardee`, timed on `clock`; kept, with a memory warning
-        /// observer, as long as the coordinator.
+        /// to `forwardee`, timed on `clock`; kept as long as the coordinator.
+        /// Memory warnings and the app going to the background reach the
+        /// caches from now on.
         private func observeScrolling(
             forwardingTo forwardee: (any UIScrollViewDelegate)?, clock: some Clock<Duration>
         ) -> ScrollViewDelegateProxy {
@@ -96,7 +98,8 @@
             let proxy = ScrollViewDelegateProxy(coordinator: self, forwardee: forwardee) {
                 start.duration(to: clock.now)
             }
-            attachments = [proxy, MemoryWarningObserver(coordinator: self)]
+            attachments = [proxy]
+            SystemMemoryEvents.start()
             return proxy
         }
     }

@@ -1,6 +1,6 @@
 // The calls the UIKit glue makes on a coordinator, as one non-generic
-// protocol: the delegate proxy, the prefetch data source and the memory
-// warning observer are Objective-C objects and cannot be generic. Compiled
+// protocol: the delegate proxy and the prefetch data source are Objective-C
+// objects and cannot be generic. Compiled
 // only where UIKit exists.
 
 #if canImport(UIKit) && !os(watchOS)
@@ -20,7 +20,6 @@
         func didEndDisplayingItem(at path: ItemPath)
         func prefetchItems(at paths: [ItemPath])
         func cancelPrefetchingForItems(at paths: [ItemPath])
-        func didReceiveMemoryWarning(_ pressure: MemoryPressure)
     }
 
     extension PrefetchCoordinator: UIKitForwarding {}

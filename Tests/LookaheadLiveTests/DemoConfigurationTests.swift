@@ -37,7 +37,7 @@ struct DemoConfigurationTests {
             #expect(try DemoConfiguration.parse(strategy: strategy.rawValue).strategy == strategy)
         }
         guard
-            case .screens(leading: let leading, trailing: let trailing) = DemoStrategy.texture.prefetchPolicy
+            case .screens(leading: let leading, trailing: let trailing) = DemoStrategy.texture.prefetchPolicy.kind
         else {
             Issue.record("texture is not a screens policy")
             return
@@ -133,7 +133,7 @@ struct DemoConfigurationTests {
         #expect(DemoStrategy.adaptive.plansWithCoordinator)
         #expect(DemoStrategy.adaptive.fetcherHedging == AdaptiveSettings.shipped().fetcherHedging)
         #expect(DemoStrategy.adaptive.fetcherHedging != .off)
-        guard case .adaptive = DemoStrategy.adaptive.prefetchPolicy else {
+        guard case .adaptive = DemoStrategy.adaptive.prefetchPolicy.kind else {
             Issue.record("the adaptive grid's policy is not the shipped .adaptive")
             return
         }

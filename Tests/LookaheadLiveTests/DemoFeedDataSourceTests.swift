@@ -1,6 +1,7 @@
 import Lookahead
 import Testing
 
+@testable import LookaheadHeadless
 @testable import LookaheadLive
 
 /// The demo's grid wired as `DemoSession` wires it: the library's

@@ -4,6 +4,7 @@
 import Lookahead
 import Testing
 
+@testable import LookaheadHeadless
 @testable import LookaheadLive
 
 @Suite("Demo grids", .timeLimit(.minutes(1)))

@@ -3,7 +3,7 @@
 // one AsyncFetcher come out, decided by a NestedPrefetchPlanner on both axes.
 
 /// Drives one ``AsyncFetcher`` from a feed whose rows are horizontal
-/// carousels — a store, a streaming app — through a ``NestedPrefetchPlanner``.
+/// carousels — a store, a streaming app — through a `NestedPrefetchPlanner`.
 ///
 /// The feed's scroll view reports to it as to a ``PrefetchCoordinator``
 /// (``scrollViewDidScroll(contentOffset:viewportSize:at:)``). Each inner
@@ -34,7 +34,7 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
     /// The fetcher every prefetch and display request goes to, outer and inner.
     public let fetcher: AsyncFetcher<Key, Value>
     /// The planner's state: what is prefetched, which rows and items are on screen.
-    public private(set) var planner: NestedPrefetchPlanner
+    package private(set) var planner: NestedPrefetchPlanner
     /// The priority of prefetches; below display requests (`.high`).
     public var prefetchPriority: FetchPriority = .normal
 
@@ -58,18 +58,18 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
     /// - Parameters:
     ///   - fetcher: loads the items of both axes; its load durations teach the policies.
     ///   - layout: the feed: its rows, and each carousel's items.
-    ///   - policy: the window of rows; ``NestedPrefetchPlanner/defaultPolicy``
+    ///   - policy: the window of rows; ``PrefetchPolicy/adaptiveRows``
     ///     (adaptive, resting at 1 screen ahead and 0.5 behind) by default.
     ///   - carouselPolicy: the window along a carousel being swiped;
-    ///     ``NestedPrefetchPlanner/defaultCarouselPolicy`` by default.
+    ///     ``PrefetchPolicy/adaptiveCarousel`` by default.
     ///   - initialPrefetchItemCount: items beyond a coming carousel's visible span, from 0 to 1,000; 1 by default.
     ///   - key: the key of the item at a path, read on the main actor; `nil`
     ///     for a path with nothing to load.
     public init(
         fetcher: AsyncFetcher<Key, Value>,
         layout: CarouselFeedLayout,
-        policy: PrefetchPolicy = NestedPrefetchPlanner.defaultPolicy,
-        carouselPolicy: PrefetchPolicy = NestedPrefetchPlanner.defaultCarouselPolicy,
+        policy: PrefetchPolicy = .adaptiveRows,
+        carouselPolicy: PrefetchPolicy = .adaptiveCarousel,
         initialPrefetchItemCount: Int = 1,
         key: @escaping @MainActor (NestedItemPath) -> Key?
     ) {

@@ -3,7 +3,7 @@
 // PrefetchPlanner. Main-actor and thin; LookaheadUIKit and LookaheadSwiftUI
 // only forward to it, and the tests drive it through the headless views.
 
-/// Drives an ``AsyncFetcher`` from a scroll view through a ``PrefetchPlanner``:
+/// Drives an ``AsyncFetcher`` from a scroll view through a `PrefetchPlanner`:
 /// the adaptive planner in a real `UICollectionView`, `UITableView` or
 /// SwiftUI grid.
 ///
@@ -17,7 +17,7 @@
 ///   (``scrollViewWillAnimateScroll(to:)``: on the view's next report, where
 ///   the view reports on a clock of its own, as SwiftUI's does).
 /// - ``requestDisplay(at:completion:)`` from `cellForItemAt`: a display
-///   request at ``PrefetchPlanner/displayPriority(for:)``, re-prioritised on
+///   request at `PrefetchPlanner.displayPriority(for:)`, re-prioritised on
 ///   later frames (a fling carrying the cell away lowers it), withdrawn by
 ///   ``didEndDisplayingItem(at:)`` when the cell leaves (and is reused).
 /// - ``didReceiveMemoryWarning(_:)`` trims the fetcher's cache.
@@ -46,11 +46,11 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     /// Where the item frames come from.
     public let layoutSource: any PrefetchLayoutSource
     /// The planner's state: what is prefetched, the last frame's visible items.
-    public private(set) var planner: PrefetchPlanner
+    package private(set) var planner: PrefetchPlanner
     /// The priority of prefetches; below display requests (`.high`).
     public var prefetchPriority: FetchPriority = .normal
     /// Whether prefetches are re-dated every frame with when the policy
-    /// predicts their items are needed (``PrefetchPlanner/deadlines``; the
+    /// predicts their items are needed (`PrefetchPlanner.deadlines`; the
     /// adaptive policy predicts them), so that the fetcher starts queued
     /// prefetches earliest-due first rather than in the order they were
     /// asked for. On by default.
@@ -172,10 +172,8 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     /// `LookaheadUIKit` calls it for a tap on the status bar.
     ///
     /// Unannounced, the planner sees the motion only from its first frame,
-    /// and a 0.3 s animation is mostly over before its loads land: the
-    /// simulator's `jump` (back to the top, and back to where the reader
-    /// was) leaves 83% more blank cell-frames without the announcement
-    /// (held-out seeds 2–11, `lookahead ablate`: 796 → 1,453).
+    /// and a 0.3 s animation is mostly over before its loads land
+    /// (docs/decisions.md, "Announce an animated scroll's target").
     ///
     /// - Parameters:
     ///   - targetContentOffset: where the scroll will come to rest.
@@ -218,7 +216,7 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     /// A drag ended in a deceleration whose target the view does not report
     /// (SwiftUI's `onScrollPhaseChange` gives only the velocity): plans at
     /// once with the target UIScrollView's deceleration reaches
-    /// (``ScrollPhysics/projectedDistance(velocity:)``), clamped to the content.
+    /// (`ScrollPhysics.projectedDistance(velocity:)`), clamped to the content.
     ///
     /// SwiftUI documents neither the unit nor the sign of its velocity: one
     /// that contradicts the motion measured between reports (the other way,

@@ -8,7 +8,7 @@
 /// `LookaheadUIKit` implements it over `UICollectionViewLayout`
 /// (`layoutAttributesForElements(in:)`, cells only) and `UITableView`
 /// (`indexPathsForRows(in:)`, `rectForRow(at:)`); the headless
-/// ``CollectionView`` and ``TableView`` implement it over their layouts, and
+/// `CollectionView` and `TableView` implement it over their layouts, and
 /// ``FixedLayoutSource`` over any ``CollectionLayout`` (a SwiftUI grid whose
 /// cells have a known size). The coordinator asks for frames only around the
 /// viewport and a fling's landing, and only when the viewport nears the edge

@@ -31,8 +31,8 @@ struct PrefetchRequestTable<Path: Hashable & Sendable, Key: Hashable & Sendable>
     /// request from now on: the prefetch steps down to `.low`. Left at its
     /// own priority, with a deadline now past, it would start ahead of every
     /// prefetch still due, and undo the `.low` a policy gives the cells a
-    /// fling carries away (the simulator's `fling`, seeds 12–41: 6,816 blank
-    /// cell-frames against 5,902 with this).
+    /// fling carries away (docs/decisions.md, "A consumed prefetch steps
+    /// down to `.low`").
     mutating func consume(at path: Path) {
         guard let key = keys.removeValue(forKey: path) else { return }
         requests.removeValue(forKey: key)?.consumePrefetch()

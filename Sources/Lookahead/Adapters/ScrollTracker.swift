@@ -2,7 +2,7 @@
 // velocity measured between reports, and a fling's announced target kept
 // until the fling ends. Pure, so that the coordinator stays thin.
 
-/// Turns scroll reports into ``ScrollFrame``s.
+/// Turns scroll reports into `ScrollFrame`s.
 ///
 /// UIKit reports a content offset on every `scrollViewDidScroll`, but a
 /// velocity only once, at the end of a drag (with the target offset the
@@ -60,7 +60,7 @@ struct ScrollTracker: Sendable {
     /// velocity begins (SwiftUI's `onScrollPhaseChange`): announced as by
     /// ``frameAnnouncing(target:contentOffset:viewportSize:time:velocity:)``,
     /// its target where UIScrollView's deceleration would take it
-    /// (``ScrollPhysics/projectedDistance(velocity:)``), within `0...maxOffset`.
+    /// (`ScrollPhysics.projectedDistance(velocity:)`), within `0...maxOffset`.
     ///
     /// SwiftUI documents neither the unit nor the sign of that velocity, so
     /// it is checked against the motion measured between reports: unless it

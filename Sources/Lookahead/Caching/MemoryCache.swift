@@ -13,7 +13,7 @@
 /// evicting from the least recently used end. Lowering a limit, or calling
 /// ``trim(toCost:)`` on memory pressure, evicts in the same order.
 ///
-/// By default (``init(costLimit:countLimit:cost:)`` with no arguments) the
+/// By default (``init(costLimit:countLimit:cost:trimsOnMemoryPressure:)`` with no arguments) the
 /// cache holds a byte budget derived from the machine's memory,
 /// ``defaultCostLimit``, measured by the values' own
 /// ``MemoryCostReporting/memoryCost``; values that do not report a cost count
@@ -63,6 +63,9 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: @unch
     @usableFromInline
     let costFunction: (@Sendable (Value) -> Int)?
 
+    /// Where the cache hears the system's memory pressure (``trimsOnMemoryPressure``).
+    let pressureRegistry: MemoryPressureRegistry
+
     /// Creates an empty cache.
     ///
     /// - Parameters:
@@ -75,9 +78,23 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: @unch
     ///     not given one explicitly. Without it a value costs its
     ///     ``MemoryCostReporting/memoryCost`` if it reports one, or else 1. It is
     ///     called outside the cache's lock and must not return a negative number.
-    public init(
+    ///   - trimsOnMemoryPressure: whether the cache gives memory back by itself
+    ///     when the system runs short (see ``trimsOnMemoryPressure``); `true`
+    ///     by default.
+    public convenience init(
         costLimit: Int = MemoryCache.defaultCostLimit, countLimit: Int? = nil,
-        cost: (@Sendable (Value) -> Int)? = nil
+        cost: (@Sendable (Value) -> Int)? = nil, trimsOnMemoryPressure: Bool = true
+    ) {
+        self.init(
+            costLimit: costLimit, countLimit: countLimit, cost: cost,
+            pressureRegistry: trimsOnMemoryPressure ? .shared : nil)
+    }
+
+    /// Creates an empty cache that hears memory pressure from `pressureRegistry`
+    /// (a test's own), or from nobody (`nil`).
+    package init(
+        costLimit: Int = MemoryCache.defaultCostLimit, countLimit: Int? = nil,
+        cost: (@Sendable (Value) -> Int)? = nil, pressureRegistry: MemoryPressureRegistry?
     ) {
         let reportsCost = Value.self is any MemoryCostReporting.Type
         let countLimit = countLimit ?? (reportsCost || cost != nil ? .max : 1_000)
@@ -86,6 +103,12 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: @unch
         storage = Storage(costLimit: costLimit, countLimit: countLimit)
         let reportedCost: @Sendable (Value) -> Int = { ($0 as? any MemoryCostReporting)?.memoryCost ?? 1 }
         costFunction = cost ?? (reportsCost ? reportedCost : nil)
+        self.pressureRegistry = pressureRegistry ?? .shared
+        if let pressureRegistry { pressureRegistry.register(self) }
+    }
+
+    deinit {
+        pressureRegistry.unregister(ObjectIdentifier(self))
     }
 
     /// The default byte budget: 15% of the machine's physical memory, at most
@@ -155,7 +178,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: @unch
     ///   - value: The value to store.
     ///   - key: The key to store it under.
     ///   - cost: The entry's cost. Defaults to the cost function given to
-    ///     ``init(costLimit:countLimit:cost:)``, or to 1 if there is none.
+    ///     ``init(costLimit:countLimit:cost:trimsOnMemoryPressure:)``, or to 1 if there is none.
     ///     Must not be negative.
     /// - Complexity: O(1) amortized, plus O(1) for each entry evicted.
     @inlinable
@@ -180,41 +203,6 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: @unch
     public func removeAll() {
         let entries = withStorage { $0.removeAll() }
         _ = consume entries  // released here, unlocked
-    }
-
-    /// Evicts least recently used entries until ``totalCost`` is at most `cost`.
-    ///
-    /// Call it on memory pressure, for example with half the current total cost,
-    /// or with 0 to empty the cache. The limits are unchanged.
-    ///
-    /// - Complexity: O(k), where k is the number of entries evicted.
-    public func trim(toCost cost: Int) {
-        precondition(cost >= 0, "MemoryCache cannot trim to a negative cost, got \(cost)")
-        withStorage { $0.trim(toCost: cost, toCount: .max) }
-    }
-
-    /// Gives memory back as the system asks: under `.warning` the least
-    /// recently used entries until the total cost is at most half of what it
-    /// was, under `.critical` everything. The limits are unchanged.
-    ///
-    /// The Apple glue calls it on memory warnings; call it yourself from a
-    /// `DispatchSource.makeMemoryPressureSource` handler or when the app goes
-    /// to the background.
-    ///
-    /// - Complexity: O(k), where k is the number of entries evicted.
-    public func trim(for pressure: MemoryPressure) {
-        switch pressure {
-        case .warning: withStorage { $0.trim(toCost: $0.totalCost / 2, toCount: .max) }
-        case .critical: removeAll()
-        }
-    }
-
-    /// Evicts least recently used entries until ``count`` is at most `count`.
-    ///
-    /// - Complexity: O(k), where k is the number of entries evicted.
-    public func trim(toCount count: Int) {
-        precondition(count >= 0, "MemoryCache cannot trim to a negative count, got \(count)")
-        withStorage { $0.trim(toCost: .max, toCount: count) }
     }
 
     /// The maximum total cost of the entries. Lowering it evicts least recently

@@ -35,7 +35,7 @@
 ///   past a threshold gets one second attempt in a free slot; the first to
 ///   land is delivered and the other's task is cancelled.
 ///
-/// Decisions are made by a ``FetchScheduler``; this type only performs them.
+/// Decisions are made by a `FetchScheduler`; this type only performs them.
 /// All methods are safe to call from any thread or task.
 public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// The cache `fetchedData(for:)` reads and every completed load writes.
@@ -59,21 +59,69 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
     ///     re-dated to be due within ``FetchHedging/dueWithin`` is hedged at
     ///     once rather than when its threshold passes; on by default. Turn it
     ///     off for large payloads sharing a link (image grids): there a second
-    ///     transfer now slows every transfer in flight (the simulator's
-    ///     `photos`: +16% blank cell-frames hedging at once).
+    ///     transfer now slows every transfer in flight (docs/decisions.md).
     ///   - load: loads the value of a key. Runs in a task that is cancelled when
     ///     nobody wants the value any more. A hedged key's loader runs twice
     ///     at once; the attempt that loses is cancelled.
     @inlinable
-    public init(
+    public convenience init(
         maxConcurrentLoads: Int = 6,
         memoryCache: MemoryCache<Key, Value> = MemoryCache(),
         clock: some Clock<Duration> = ContinuousClock(),
         retryPolicy: RetryPolicy = .default,
-        isTransient: @escaping @Sendable (any Error) -> Bool = { $0 is any TransientError },
+        isTransient: @escaping @Sendable (any Error) -> Bool = isTransientByDefault,
         hedging: FetchHedging = .off,
         hedgesDueSoonAtOnce: Bool = true,
         load: @escaping @Sendable (Key) async throws -> Value
+    ) {
+        self.init(
+            maxConcurrentLoads: maxConcurrentLoads, memoryCache: memoryCache, clock: clock,
+            retryPolicy: retryPolicy, isTransient: isTransient, hedging: hedging,
+            hedgesDueSoonAtOnce: hedgesDueSoonAtOnce, tellsLoaderContext: false
+        ) { key, _ in try await load(key) }
+    }
+
+    /// Creates a fetcher whose loader learns each attempt's ``LoadContext``:
+    /// its priority and the changes to it while it runs, whether it is a
+    /// prefetch, which attempt it is. What a network loader needs to set its
+    /// request's priority and keep prefetches off a constrained network.
+    ///
+    /// ```swift
+    /// let fetcher = AsyncFetcher<URL, Data> { url, context in
+    ///     try await session.data(from: url, priority: context.priority)
+    /// }
+    /// ```
+    ///
+    /// The other parameters are those of the initializer whose loader takes
+    /// the key alone.
+    @inlinable
+    public convenience init(
+        maxConcurrentLoads: Int = 6,
+        memoryCache: MemoryCache<Key, Value> = MemoryCache(),
+        clock: some Clock<Duration> = ContinuousClock(),
+        retryPolicy: RetryPolicy = .default,
+        isTransient: @escaping @Sendable (any Error) -> Bool = isTransientByDefault,
+        hedging: FetchHedging = .off,
+        hedgesDueSoonAtOnce: Bool = true,
+        load: @escaping @Sendable (Key, LoadContext) async throws -> Value
+    ) {
+        self.init(
+            maxConcurrentLoads: maxConcurrentLoads, memoryCache: memoryCache, clock: clock,
+            retryPolicy: retryPolicy, isTransient: isTransient, hedging: hedging,
+            hedgesDueSoonAtOnce: hedgesDueSoonAtOnce, tellsLoaderContext: true, load: load)
+    }
+
+    @inlinable
+    init(
+        maxConcurrentLoads: Int,
+        memoryCache: MemoryCache<Key, Value>,
+        clock: some Clock<Duration>,
+        retryPolicy: RetryPolicy,
+        isTransient: @escaping @Sendable (any Error) -> Bool,
+        hedging: FetchHedging,
+        hedgesDueSoonAtOnce: Bool,
+        tellsLoaderContext: Bool,
+        load: @escaping @Sendable (Key, LoadContext) async throws -> Value
     ) {
         precondition(maxConcurrentLoads >= 1, "maxConcurrentLoads must be at least 1, got \(maxConcurrentLoads)")
         if case .after(let threshold) = hedging {
@@ -95,6 +143,7 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
             isTransient: isTransient,
             hedging: hedging,
             hedgesDueSoonAtOnce: hedgesDueSoonAtOnce,
+            tellsLoaderContext: tellsLoaderContext,
             load: load
         )
     }
@@ -247,6 +296,71 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
         }
     }
 
+    /// Loads the value of `key` for the load whose loader was given
+    /// `context`, and waits for it: as ``value(for:priority:)``, at the
+    /// context's priority and following its changes, and counted as a
+    /// prefetch when that load is one. How a `DataPipeline`'s value load
+    /// asks for its bytes.
+    package func value(for key: Key, following context: LoadContext) async throws -> Value {
+        let priority = context.priority
+        if let value = memoryCache.valueCountingHit(forKey: key) {
+            return value
+        }
+        let core = self.core
+        let token = core.update { state, _ in
+            let token = state.nextToken
+            state.nextToken += 1
+            state.tokens[token] = .awaitingRegistration
+            return token
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
+                let registration: Registration = core.update { state, _ in
+                    if case .cancelled = state.tokens[token] {
+                        state.tokens[token] = nil
+                        return .cancelled
+                    }
+                    if let value = core.memoryCache.valueCountingHit(forKey: key) {
+                        state.tokens[token] = nil
+                        return .cached(value)
+                    }
+                    let payload = FetchPayload(
+                        .continuation(token: token, continuation), isOnBehalfOfPrefetch: context.isPrefetch)
+                    let id = state.scheduler.addInterest(in: key, priority: priority, payload: payload)
+                    state.tokens[token] = .registered(id)
+                    return .registered
+                }
+                switch registration {
+                case .registered:
+                    context.onPriorityChange { priority in
+                        core.update { state, _ in
+                            guard case .registered(let id) = state.tokens[token] else { return }
+                            state.scheduler.setPriority(priority, of: id)
+                        }
+                    }
+                case .cancelled: continuation.resume(throwing: CancellationError())
+                case .cached(let value): continuation.resume(returning: value)
+                }
+            }
+        } onCancel: {
+            let payload: FetchPayload<Value>? = core.update { state, _ in
+                switch state.tokens[token] {
+                case .awaitingRegistration:
+                    state.tokens[token] = .cancelled
+                    return nil
+                case .registered(let id):
+                    state.tokens[token] = nil
+                    return state.scheduler.withdraw(id)
+                case .cancelled, nil:
+                    return nil
+                }
+            }
+            if case .continuation(_, let continuation) = payload?.kind {
+                continuation.resume(throwing: CancellationError())
+            }
+        }
+    }
+
     @usableFromInline
     enum Registration {
         case registered
@@ -360,8 +474,33 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
     }
 }
 
-/// An error worth retrying: a timeout, a dropped connection, a 503.
+/// An error that may be worth retrying: a timeout, a dropped connection, a 503.
 ///
 /// ``AsyncFetcher`` retries loads that fail with such an error, following its
-/// ``RetryPolicy``, unless it is given its own `isTransient` classifier.
-public protocol TransientError: Error {}
+/// ``RetryPolicy``, unless it is given its own `isTransient` classifier. An
+/// error type whose values differ (a 503 and a 404 of one HTTP error type)
+/// answers ``isTransient`` per value; one that carries a server's
+/// `Retry-After` gives it as ``retryAfter``.
+public protocol TransientError: Error {
+    /// Whether this failure is worth another attempt; `true` unless the type says otherwise.
+    var isTransient: Bool { get }
+    /// How long the server asked to wait before the next attempt, if it said.
+    /// The retry waits at least this long; if that is longer than the retry
+    /// policy's `maxDelay`, the failure is reported instead of retried.
+    var retryAfter: Duration? { get }
+}
+
+extension TransientError {
+    /// `true`: a type that conforms is transient unless it says otherwise.
+    public var isTransient: Bool { true }
+    /// `nil`: no wait asked for.
+    public var retryAfter: Duration? { nil }
+}
+
+/// The classifier of a fetcher made without one: a ``TransientError`` that
+/// says it is transient, never a `CancellationError`.
+@inlinable
+@Sendable
+func isTransientByDefault(_ error: any Error) -> Bool {
+    (error as? any TransientError)?.isTransient ?? false
+}

@@ -56,13 +56,32 @@ public final class DataPipeline<Key: Hashable & Sendable & CustomStringConvertib
     ///   - fetchData: fetches the bytes of a key (from the network, say).
     ///   - decode: turns bytes into a value. An error fails the value load
     ///     and is not retried; the bytes stay on disk.
+    public convenience init(
+        diskCache: DiskCache,
+        memoryCache: MemoryCache<Key, Value> = MemoryCache(),
+        maxConcurrentLoads: Int = 6,
+        retryPolicy: RetryPolicy = .default,
+        isTransient: @escaping @Sendable (any Error) -> Bool = isTransientByDefault,
+        fetchData: @escaping @Sendable (Key) async throws -> [UInt8],
+        decode: @escaping @Sendable (Key, [UInt8]) throws -> Value
+    ) {
+        self.init(
+            diskCache: diskCache, memoryCache: memoryCache, maxConcurrentLoads: maxConcurrentLoads,
+            retryPolicy: retryPolicy, isTransient: isTransient, fetchData: { key, _ in try await fetchData(key) },
+            decode: decode)
+    }
+
+    /// Creates a pipeline whose byte loader learns each load's ``LoadContext``:
+    /// the priority of the value load it serves (and its changes), whether
+    /// that is a prefetch, which attempt it is. The other parameters are
+    /// those of the initializer whose `fetchData` takes the key alone.
     public init(
         diskCache: DiskCache,
         memoryCache: MemoryCache<Key, Value> = MemoryCache(),
         maxConcurrentLoads: Int = 6,
         retryPolicy: RetryPolicy = .default,
-        isTransient: @escaping @Sendable (any Error) -> Bool = { $0 is any TransientError },
-        fetchData: @escaping @Sendable (Key) async throws -> [UInt8],
+        isTransient: @escaping @Sendable (any Error) -> Bool = isTransientByDefault,
+        fetchData: @escaping @Sendable (Key, LoadContext) async throws -> [UInt8],
         decode: @escaping @Sendable (Key, [UInt8]) throws -> Value
     ) {
         let writeFailures = LockedValue(0)
@@ -72,10 +91,10 @@ public final class DataPipeline<Key: Hashable & Sendable & CustomStringConvertib
             memoryCache: MemoryCache(countLimit: 0),
             retryPolicy: retryPolicy,
             isTransient: isTransient
-        ) { key in
+        ) { key, context in
             let name = key.description
             if let bytes = await disk.run({ diskCache.data(forKey: name) }) { return bytes }
-            let bytes = try await fetchData(key)
+            let bytes = try await fetchData(key, context)
             let stored = await disk.run { (try? diskCache.store(bytes, forKey: name)) != nil }
             if !stored {
                 writeFailures.withLock { $0 += 1 }
@@ -89,8 +108,9 @@ public final class DataPipeline<Key: Hashable & Sendable & CustomStringConvertib
             maxConcurrentLoads: maxConcurrentLoads,
             memoryCache: memoryCache,
             retryPolicy: .never
-        ) { key in
-            let data = try await dataFetcher.value(for: key, priority: .normal)
+        ) { key, context in
+            // At the value load's priority, following it (a cell a fling carries away lowers it).
+            let data = try await dataFetcher.value(for: key, following: context)
             return try decode(key, data)
         }
     }

@@ -35,11 +35,8 @@ public enum FetchHedging: Sendable, Hashable {
     ///
     /// The first screen is where a prior pays: its loads all start at once,
     /// before any has landed, and with log-normal latencies nothing tells
-    /// the slow ones apart while they run. The simulator's `feed` (median
-    /// 120 ms, p99 800 ms): a prior of 34 ms left 366 blank cell-frames over
-    /// seeds 1–6 against 408 with ``afterP90`` (`slow-network`: 2,034
-    /// against 2,152; `fling`: 801 against 823). It costs at most one
-    /// request per first-screen cell.
+    /// the slow ones apart while they run. It costs at most one request per
+    /// first-screen cell (docs/decisions.md, "A first-screen prior of 34 ms").
     case afterP90WithPrior(Duration)
 
     /// The hedging the simulator's `adaptive` strategy runs, and its
@@ -52,11 +49,10 @@ public enum FetchHedging: Sendable, Hashable {
     /// }
     /// ```
     ///
-    /// Without hedging (the fetcher's default) the same planner leaves more
-    /// cells blank: held-out seeds 2–11, `feed` +19%, `fling` +57%, `jump`
-    /// +46%, `slow-network` +12%, `carousels` +10%, `photos` +1%
-    /// (`lookahead ablate`). For large payloads sharing a link (an image
-    /// grid) add `hedgesDueSoonAtOnce: false`, as the simulator does on its
+    /// Without hedging (the fetcher's default: a hedge costs a request) the
+    /// same planner leaves more cells blank (docs/decisions.md, "Hedge slow
+    /// visible loads"). For large payloads sharing a link (an image grid)
+    /// add `hedgesDueSoonAtOnce: false`, as the simulator does on its
     /// capped `photos` link.
     public static var recommended: FetchHedging { .afterP90WithPrior(.milliseconds(34)) }
 
@@ -69,13 +65,10 @@ public enum FetchHedging: Sendable, Hashable {
     ///
     /// Hedging only once a load has run past the threshold waits for the
     /// tail while the cell appears; a cell that appears within 300 ms and
-    /// has not landed is better served by a second draw now. The
-    /// simulator's `fling` (held-out seeds 2–11, blank cell-frames): none
-    /// 2,181, past the threshold 1,964, at once 1,721 (+10% requests);
-    /// `jump` 920 → 800; `feed` and `slow-network` unchanged. Seeds 12–31:
-    /// `fling` −12%, `jump` −4%. On a link that large payloads share
-    /// (`photos`: 60 KB thumbnails) a second transfer now slows every other
-    /// (+16%): there make the fetcher with `hedgesDueSoonAtOnce: false`.
+    /// has not landed is better served by a second draw now. On a link that
+    /// large payloads share a second transfer slows every other: there make
+    /// the fetcher with `hedgesDueSoonAtOnce: false` (docs/decisions.md,
+    /// "Hedge a prefetch due within 300 ms at once").
     public static var dueWithin: Duration { .milliseconds(300) }
 
     /// Whether the threshold follows the p90 of observed load durations.

@@ -19,9 +19,14 @@ package final class FetchPayload<Value: Sendable>: Sendable {
     }
 
     @usableFromInline let kind: Kind
+    /// Whether the interest waits on behalf of a prefetch elsewhere (a
+    /// `DataPipeline` value load that prefetches): its load is then still
+    /// a prefetch to the loader (``LoadContext/isPrefetch``).
+    @usableFromInline let isOnBehalfOfPrefetch: Bool
 
     @inlinable
-    init(_ kind: Kind) {
+    init(_ kind: Kind, isOnBehalfOfPrefetch: Bool = false) {
         self.kind = kind
+        self.isOnBehalfOfPrefetch = isOnBehalfOfPrefetch
     }
 }

@@ -1,4 +1,4 @@
-/// The groups of ``FetchScheduler``: one per prefetcher, with its priority,
+/// The groups of `FetchScheduler`: one per prefetcher, with its priority,
 /// pause, admission limit, and the set of keys it prefetches with their
 /// outcomes (the bookkeeping ``Prefetcher`` and the simulator's prefetchers
 /// share instead of keeping their own maps).

@@ -1,4 +1,4 @@
-/// Tail hedging in ``FetchScheduler``: a second attempt for a slow load, the
+/// Tail hedging in `FetchScheduler`: a second attempt for a slow load, the
 /// first kept, whichever succeeds first delivering.
 ///
 /// With log-normal latencies a few slow responses decide how long a screen

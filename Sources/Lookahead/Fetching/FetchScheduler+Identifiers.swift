@@ -1,8 +1,8 @@
-/// The identifiers a ``FetchScheduler`` hands its driver: interests, load
+/// The identifiers a `FetchScheduler` hands its driver: interests, load
 /// attempts and groups, each checked against a generation so that a stale
 /// one is harmless.
 extension FetchScheduler {
-    /// Identifies one interest while it lives: ``FetchInterestID``, the
+    /// Identifies one interest while it lives: `FetchInterestID`, the
     /// same for every key and payload type, so that a ``FetchTask``
     /// holds it without naming them.
     public typealias InterestID = FetchInterestID
@@ -40,10 +40,11 @@ extension FetchScheduler {
     }
 }
 
-/// Identifies one interest of a ``FetchScheduler`` while it lives (its
+/// Identifies one interest of a `FetchScheduler` while it lives (its
 /// `InterestID`): a slot, checked against the slot's generation so that a
 /// stale one is harmless.
-public struct FetchInterestID: Hashable, Sendable, CustomStringConvertible {
+@usableFromInline
+package struct FetchInterestID: Hashable, Sendable, CustomStringConvertible {
     @usableFromInline let slot: Int
     @usableFromInline let generation: UInt32
 

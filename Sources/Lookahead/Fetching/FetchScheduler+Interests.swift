@@ -1,4 +1,4 @@
-/// The interest events of ``FetchScheduler``: interests added, withdrawn,
+/// The interest events of `FetchScheduler`: interests added, withdrawn,
 /// reprioritised and re-dated, and how an interest counts toward its load.
 extension FetchScheduler {
     /// Registers an interest in `key`, starting or joining its load.

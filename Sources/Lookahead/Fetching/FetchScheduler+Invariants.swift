@@ -1,4 +1,4 @@
-/// The invariants of ``FetchScheduler``, checked by brute force: the
+/// The invariants of `FetchScheduler`, checked by brute force: the
 /// randomized model test calls `checkInvariants()` after every operation.
 extension FetchScheduler {
     /// Verifies every invariant of the scheduler by brute force, stopping the

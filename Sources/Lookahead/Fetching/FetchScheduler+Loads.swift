@@ -1,6 +1,6 @@
 public import DequeModule
 
-/// The load transitions of ``FetchScheduler``: a load's outcome events
+/// The load transitions of `FetchScheduler`: a load's outcome events
 /// (succeeded, failed, retry timer fired), `reconcile`, which brings a load's
 /// state in line with its interests, and `settle`, which every public event
 /// ends with: groups admit what they can, then queued loads start.

@@ -1,4 +1,4 @@
-/// The load/interest model of ``FetchScheduler``: what a driver is told to do
+/// The load/interest model of `FetchScheduler`: what a driver is told to do
 /// (actions, failure dispositions) and the records the scheduler keeps for
 /// each load, interest and group, with the states a load goes through.
 extension FetchScheduler {

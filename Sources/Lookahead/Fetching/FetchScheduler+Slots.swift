@@ -1,4 +1,4 @@
-/// The slot arena of ``FetchScheduler``: loads and interests live in arrays
+/// The slot arena of `FetchScheduler`: loads and interests live in arrays
 /// and name each other by index, reusing freed slots, and an interest is
 /// linked into its load's list through its record.
 ///

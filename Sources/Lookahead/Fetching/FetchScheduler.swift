@@ -57,7 +57,8 @@ public import DequeModule
 /// `checkInvariants()` verifies these by brute force; tests call it. The
 /// scheduler's parts live in `FetchScheduler+*.swift`: identifiers, the
 /// records, interests, groups, load outcomes, the slot arena, invariants.
-public struct FetchScheduler<Key: Hashable, Payload> {
+@usableFromInline
+package struct FetchScheduler<Key: Hashable, Payload> {
     @usableFromInline var loadSlots: [Key: Int] = [:]
     @usableFromInline var loads: [LoadRecord?] = []
     @usableFromInline var freeLoads: [Int] = []

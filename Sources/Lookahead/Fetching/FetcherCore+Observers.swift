@@ -33,14 +33,15 @@ extension FetcherCore {
         for handler in handlers { handler(event) }
     }
 
-    /// Runs the loader for `key`, telling the observers when it starts and how it ended.
+    /// Runs the loader for `job`, telling the observers when it starts and how it ended.
     @usableFromInline
-    func observedLoad(_ key: Key) async -> Result<Value, any Error> {
+    func observedLoad(_ job: Job) async -> Result<Value, any Error> {
+        let key = job.key
         emit(.started(key))
         let elapsed = startStopwatch()
         let result: Result<Value, any Error>
         do {
-            result = .success(try await load(key))
+            result = .success(try await load(key, job.context))
         } catch {
             result = .failure(error)
         }

@@ -1,6 +1,6 @@
 public import DequeModule
 
-/// How ``FetcherCore`` drives its ``FetchScheduler``: the scheduler's actions
+/// How ``FetcherCore`` drives its `FetchScheduler`: the scheduler's actions
 /// performed on the worker pool, load outcomes reported back, ended
 /// interests turned into deliveries; and the requests' handle calls.
 extension FetcherCore.State {
@@ -10,9 +10,9 @@ extension FetcherCore.State {
     mutating func drainActions(into effects: inout FetcherCore.Effects) {
         while let action = scheduler.nextAction() {
             switch action {
-            case .start(let id, let key, _):
+            case .start(let id, let key, let priority):
                 attemptStarted(id, key: key, into: &effects)
-                let job = FetcherCore.Job(id: id, key: key)
+                let job = FetcherCore.Job(id: id, key: key, context: context(of: id, at: priority))
                 if let (worker, continuation) = idleWorkers.popLast() {
                     executing[id.serial] = worker
                     effects.resumedWorkers.append((continuation, job))
@@ -25,6 +25,7 @@ extension FetcherCore.State {
                 if let index = ready.firstIndex(where: { $0.id == id }) {
                     // Never handed to a worker: it never runs.
                     ready.remove(at: index)
+                    attemptEnded(id, into: &effects)
                     _ = forgetAttempt(id, succeeded: false)
                     _ = scheduler.loadDidFail(id, isTransient: false)
                 } else if let worker = executing[id.serial] {
@@ -32,6 +33,7 @@ extension FetcherCore.State {
                     if let task = workerTasks[worker] { effects.cancelledTasks.append(task) }
                 }
             case .reprioritize(let id, let key, let priority):
+                for attempt in priorityBoxes[id.slot] ?? [] { effects.priorityChanges.append((attempt.box, priority)) }
                 // Task priorities cannot change once a task runs; the order of
                 // what has not started is the scheduler's business. A load
                 // raised to a display priority becomes one to hedge.
@@ -40,6 +42,32 @@ extension FetcherCore.State {
                 }
             }
         }
+    }
+
+    /// What the loader of attempt `id`, started at `priority`, learns; its
+    /// priority followed from now on when the loader takes a context.
+    @inlinable
+    mutating func context(of id: FetcherCore.Scheduler.LoadID, at priority: FetchPriority) -> LoadContext {
+        guard tellsLoaderContext else { return LoadContext(priority: priority) }
+        let attempt = scheduler.attempt(id) { payload in
+            if case .prefetch = payload.kind { return false }
+            return !payload.isOnBehalfOfPrefetch
+        }
+        let box = LoadPriorityBox(priority: priority)
+        priorityBoxes[id.slot, default: []].append((id.serial, box))
+        return LoadContext(
+            priority: priority, isPrefetch: !attempt.isWaited, attempt: attempt.number, isHedge: attempt.isHedge,
+            box: box)
+    }
+
+    /// Attempt `id` ended (or will never run): its loader hears nothing more.
+    @inlinable
+    mutating func attemptEnded(_ id: FetcherCore.Scheduler.LoadID, into effects: inout FetcherCore.Effects) {
+        guard tellsLoaderContext, var attempts = priorityBoxes[id.slot],
+            let index = attempts.firstIndex(where: { $0.serial == id.serial })
+        else { return }
+        effects.endedAttempts.append(attempts.remove(at: index).box)
+        priorityBoxes[id.slot] = attempts.isEmpty ? nil : attempts
     }
 
     /// Reports a load's outcome to the scheduler and collects its deliveries.
@@ -52,6 +80,7 @@ extension FetcherCore.State {
         into effects: inout FetcherCore.Effects
     ) {
         let succeeded = if case .success = result { true } else { false }
+        attemptEnded(job.id, into: &effects)
         let wasHedge = forgetAttempt(job.id, succeeded: succeeded)
         switch result {
         case .success:
@@ -63,12 +92,16 @@ extension FetcherCore.State {
             if wasHedge { effects.events.append(.hedgeWon(job.key)) }
             collect(payloads, result: result, key: job.key, into: &effects)
         case .failure(let error):
-            let transient = !(error is CancellationError) && isTransient(error)
+            // A server's `Retry-After` longer than the policy would ever wait: reported, not retried.
+            let retryAfter = (error as? any TransientError)?.retryAfter
+            let transient =
+                !(error is CancellationError) && isTransient(error)
+                && (retryAfter ?? .zero) <= scheduler.retryPolicy.maxDelay
             switch scheduler.loadDidFail(job.id, isTransient: transient) {
             case .deliver(let payloads):
                 collect(payloads, result: result, key: job.key, into: &effects)
             case .retry(let delay):
-                effects.retries.append((job.id, delay))
+                effects.retries.append((job.id, max(delay, retryAfter ?? .zero)))
             case .discarded:
                 break
             }

@@ -4,10 +4,8 @@ public import DequeModule
 /// time and take the next started load without a new task, and park (holding
 /// no thread) when there is none.
 ///
-/// No worker polls for work before it parks: one did, to save the wake-up of
-/// a parked worker, and `lookahead bench engine` showed no gain from it
-/// (mixed workload, 6 alternating runs of 15: median 0.024 s without
-/// polling, 0.029 s with, within the noise of this machine).
+/// No worker polls for work before it parks: it saved no measurable time
+/// (docs/decisions.md, "Workers park without polling first").
 extension FetcherCore {
 
     @usableFromInline
@@ -29,10 +27,10 @@ extension FetcherCore {
                 // loader that never checks for cancellation must not run.
                 result = .failure(CancellationError())
             } else if hasObservers {
-                result = await observedLoad(job.key)
+                result = await observedLoad(job)
             } else {
                 do {
-                    result = .success(try await load(job.key))
+                    result = .success(try await load(job.key, job.context))
                 } catch {
                     result = .failure(error)
                 }

@@ -1,6 +1,6 @@
 public import DequeModule
 
-/// The storage and driver behind ``AsyncFetcher``: holds the ``FetchScheduler``
+/// The storage and driver behind ``AsyncFetcher``: holds the `FetchScheduler`
 /// under one lock, performs its actions with a pool of worker tasks, and calls
 /// completions outside the lock.
 ///
@@ -23,11 +23,14 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     struct Job: Sendable {
         @usableFromInline let id: Scheduler.LoadID
         @usableFromInline let key: Key
+        /// What the loader learns about this attempt.
+        @usableFromInline let context: LoadContext
 
         @inlinable
-        init(id: Scheduler.LoadID, key: Key) {
+        init(id: Scheduler.LoadID, key: Key, context: LoadContext) {
             self.id = id
             self.key = key
+            self.context = context
         }
     }
 
@@ -74,6 +77,12 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         @usableFromInline var nextIdleWaiterID = 0
         @usableFromInline var isShutDown = false
         @usableFromInline var hedges: HedgeBook<Key, FetchPayload<Value>>
+        /// Whether the loader takes a ``LoadContext``: only then is each
+        /// attempt told apart and its priority followed.
+        @usableFromInline var tellsLoaderContext = false
+        /// The priority the loader of each running attempt follows, by load
+        /// slot and attempt serial (a hedged load runs two).
+        @usableFromInline var priorityBoxes: [Int: [(serial: UInt64, box: LoadPriorityBox)]] = [:]
 
         @inlinable
         init(scheduler: Scheduler, hedging: FetchHedging, hedgesDueSoonAtOnce: Bool) {
@@ -101,6 +110,10 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         @usableFromInline var hedgeTimers: [(Scheduler.LoadID, Duration)] = []
         /// Events decided under the lock (hedges), told to observers after it.
         @usableFromInline var events: [FetchEvent<Key>] = []
+        /// Running attempts' new priorities, told to their loaders after it.
+        @usableFromInline var priorityChanges: [(LoadPriorityBox, FetchPriority)] = []
+        /// Attempts that ended: their loaders hear nothing more.
+        @usableFromInline var endedAttempts: [LoadPriorityBox] = []
 
         @inlinable
         init() {}
@@ -108,13 +121,13 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         @inlinable var isEmpty: Bool {
             deliveries.isEmpty && notifications.isEmpty && resumedWorkers.isEmpty && spawnedWorkers.isEmpty
                 && cancelledTasks.isEmpty && retries.isEmpty && idleWaiters.isEmpty && hedgeTimers.isEmpty
-                && events.isEmpty
+                && events.isEmpty && priorityChanges.isEmpty && endedAttempts.isEmpty
         }
     }
 
     @usableFromInline let state: LockedValue<State>
     @usableFromInline let memoryCache: MemoryCache<Key, Value>
-    @usableFromInline let load: @Sendable (Key) async throws -> Value
+    @usableFromInline let load: @Sendable (Key, LoadContext) async throws -> Value
     @usableFromInline let sleep: @Sendable (Duration) async throws -> Void
     /// Starts a stopwatch on the injected clock; calling the result reads it.
     /// Load durations are measured on it, so a manual clock decides them in tests.
@@ -201,7 +214,8 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         isTransient: @escaping @Sendable (any Error) -> Bool,
         hedging: FetchHedging = .off,
         hedgesDueSoonAtOnce: Bool = true,
-        load: @escaping @Sendable (Key) async throws -> Value
+        tellsLoaderContext: Bool = false,
+        load: @escaping @Sendable (Key, LoadContext) async throws -> Value
     ) {
         self.startStopwatch = startStopwatch
         self.timeline = startStopwatch()
@@ -210,6 +224,7 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             State(
                 scheduler: Scheduler(maxConcurrentLoads: maxConcurrentLoads, retryPolicy: retryPolicy),
                 hedging: hedging, hedgesDueSoonAtOnce: hedgesDueSoonAtOnce))
+        self.state.withLock { $0.tellsLoaderContext = tellsLoaderContext }
         self.memoryCache = memoryCache
         self.sleep = sleep
         self.isTransient = isTransient
@@ -307,6 +322,12 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         }
         for event in effects.events {
             emit(event)
+        }
+        for (box, priority) in effects.priorityChanges {
+            box.update(priority)
+        }
+        for box in effects.endedAttempts {
+            box.end()
         }
         for (result, payloads) in effects.deliveries {
             for payload in payloads {

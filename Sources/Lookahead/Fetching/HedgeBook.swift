@@ -7,7 +7,7 @@
 /// threshold of that moment (``watch(_:key:in:)`` and
 /// ``recordDuration(_:)`` return it). When it fires (``timerFired(_:now:in:)``) the
 /// attempt is due, and the scheduler is asked for a hedge
-/// (``FetchScheduler/hedge(_:)``) if the load is wanted for display or its
+/// (`FetchScheduler.hedge(_:)`) if the load is wanted for display or its
 /// item is due within ``FetchHedging/dueWithin``. A request re-dated to be
 /// due that soon has its load hedged at once, threshold passed or not (the
 /// cell is about to appear), unless `hedgesDueSoonAtOnce` is off. The hedge
@@ -23,9 +23,8 @@
 /// every ``probeEvery``th one through, to see whether that has changed. On
 /// a link whose bandwidth the loads in flight use up, a hedge shares it
 /// with the attempt it races, which has a head start, and almost never
-/// wins (the simulator's `photos` over a 5 Mbit/s link, seeds 2–7: 2 races
-/// of 98; over its 20 Mbit/s, seeds 2–11: 57 of 230; `fling` 272 of 633):
-/// its bytes only slow the rest. The book sees that from the outcomes, as
+/// wins (docs/decisions.md, "Stop hedging while hedges lose"): its bytes
+/// only slow the rest. The book sees that from the outcomes, as
 /// the fetcher can, with no view of the link.
 ///
 /// Plain data: the fetcher changes it under its lock, reading the clock and

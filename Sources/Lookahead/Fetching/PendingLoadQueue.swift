@@ -1,7 +1,7 @@
 public import DequeModule
 
 /// The loads waiting for a free slot, in the order they start: the priority
-/// queue of ``FetchScheduler``.
+/// queue of `FetchScheduler`.
 ///
 /// Loads are named by their slot in the scheduler's arena. Within a priority,
 /// loads with a deadline go first, earliest deadline first; loads without one

@@ -5,7 +5,7 @@ public import DequeModule
 /// of both ends — read from a ``Pager`` under one lock, so that the parts
 /// agree with each other.
 ///
-/// ``PagedDataSource`` keeps the snapshot the view was last told about and
+/// `PagedDataSource` keeps the snapshot the view was last told about and
 /// answers the view from it; ``PagedListUpdate`` turns two snapshots into the
 /// view updates between them.
 ///

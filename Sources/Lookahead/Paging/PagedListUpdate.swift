@@ -1,6 +1,6 @@
 /// The view updates that take a list from one ``PagedListSnapshot`` to the
 /// next without losing the scroll position: the pure decision of
-/// ``PagedDataSource``.
+/// `PagedDataSource`.
 ///
 /// Rows are matched by their position in the server's list (the snapshots'
 /// `origin`), not by comparing whole lists:

@@ -1,5 +1,5 @@
 /// Loads a paged list through a user closure, a page at a time, ahead of the
-/// user: the driver of ``PagingStateMachine``.
+/// user: the driver of `PagingStateMachine`.
 ///
 /// The pager performs the machine's actions — a load runs in a task, a retry
 /// sleeps on the injected clock, a cancellation cancels the load's task — and
@@ -134,7 +134,7 @@ public final class Pager<Item: Identifiable & Sendable>: Sendable {
     /// - Parameter firstScreenItemCount: how many items the first screen
     ///   shows, if known: the first request then asks for just those, and the
     ///   rest of `initialLoadSize` follows at once (see
-    ///   ``PagingStateMachine/start(firstScreenItemCount:)``).
+    ///   `PagingStateMachine.start(firstScreenItemCount:)`).
     public func start(firstScreenItemCount: Int? = nil) {
         send { $0.start(firstScreenItemCount: firstScreenItemCount) }
     }
@@ -146,7 +146,7 @@ public final class Pager<Item: Identifiable & Sendable>: Sendable {
     public func accessed(index: Int) { send { $0.accessed(index: index) } }
 
     /// The adaptive variant of ``accessed(index:)``: see
-    /// ``PagingStateMachine/accessed(index:velocity:observedPageLatency:)``.
+    /// `PagingStateMachine.accessed(index:velocity:observedPageLatency:)`.
     public func accessed(index: Int, velocity itemsPerSecond: Double, observedPageLatency: Duration) {
         send { $0.accessed(index: index, velocity: itemsPerSecond, observedPageLatency: observedPageLatency) }
     }
@@ -232,7 +232,7 @@ public final class Pager<Item: Identifiable & Sendable>: Sendable {
             case .success(let page):
                 return machine.pageLoaded(request: request, page: page)
             case .failure(let error):
-                let isTransient = error is any TransientError && !(error is CancellationError)
+                let isTransient = isTransientByDefault(error) && !(error is CancellationError)
                 return machine.pageFailed(request: request, error: "\(error)", isTransient: isTransient)
             }
         }

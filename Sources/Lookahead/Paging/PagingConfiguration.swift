@@ -1,4 +1,4 @@
-/// How a ``PagingStateMachine`` pages through its source.
+/// How a `PagingStateMachine` pages through its source.
 public struct PagingConfiguration: Hashable, Sendable {
     /// How the source addresses pages.
     public enum Mode: Hashable, Sendable {

@@ -1,4 +1,4 @@
-public import DequeModule
+package import DequeModule
 
 /// The pure state machine that decides which page of a paged list loads, and
 /// when: the batch strategy of the pagination tutorials, done right.
@@ -33,7 +33,7 @@ public import DequeModule
 ///   never dropped.
 ///
 /// `checkInvariants()` verifies these by brute force; tests call it.
-public struct PagingStateMachine<Item: Identifiable & Sendable> {
+package struct PagingStateMachine<Item: Identifiable & Sendable> {
     /// What the driver must do.
     public enum Action: Hashable, Sendable {
         /// Load the page; report it with `pageLoaded` or `pageFailed`.

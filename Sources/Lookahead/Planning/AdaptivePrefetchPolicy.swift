@@ -9,19 +9,19 @@
 /// - It estimates how long a load takes: the 99th percentile of recent load
 ///   durations (fed back by the driver), plus the wait in the loader's queue.
 ///   Both predictions — when an item appears, when its load lands — come
-///   from its ``ArrivalPredictor``, the core the SwiftUI window and the
+///   from its `ArrivalPredictor`, the core the SwiftUI window and the
 ///   paging trigger share.
 /// - It asks for an item when its predicted appearance falls within that
 ///   estimate plus a margin, earliest appearance first.
 /// - In a fast fling it skips the items the fling will have carried off the
 ///   screen before a typical load (the median) could deliver them, and tells
 ///   cells showing such items to ask at low priority
-///   (``displayPriority(for:context:layout:)``), so the concurrency goes to
+///   (a display priority below `.high`), so the concurrency goes to
 ///   where the fling lands.
 /// - It cancels with hysteresis: an item it asked for stays wanted while it
 ///   remains within reach, so a wobbling direction causes no
 ///   cancel-and-restart churn.
-/// - When the app announces where a fling will land (``ScrollFrame/targetOffset``,
+/// - When the app announces where a fling will land (`ScrollFrame.targetOffset`,
 ///   from `scrollViewWillEndDragging`), it asks for that landing zone on that
 ///   very frame, instead of inferring it from two frames of coasting. The
 ///   motion ends there: nothing past the landing is asked for on the
@@ -29,7 +29,7 @@
 /// - It keeps a window ahead (and, while the list rests, behind), at most
 ///   `restingLeadingScreens` (2.5) ahead and `restingTrailingScreens` (1.5)
 ///   behind. For a reader who has not flicked for `flingMemory` (30 s) it is
-///   sized from the reader's pace (``ReadingPace``: points per second over
+///   sized from the reader's pace (`ReadingPace`: points per second over
 ///   the last few seconds, pauses included) times the load estimate plus the
 ///   margin — what the reader reaches before a load asked for now lands —
 ///   times `paceSafetyFactor` (3: a pace is an average, and the next gesture
@@ -43,23 +43,18 @@
 ///   who flicked will flick again, and a list opens on a reader it has not
 ///   seen. A paced reader's slow drag reaches no further than the paced
 ///   window (and a quarter screen): it is part of the pace, not a finger
-///   going on for a whole load time of seconds. Measured against the fixed
-///   window (held-out seeds 2–11): the feed's wasted loads 179 → 101 and
-///   `slow-network`'s 192 → 135 for +0.2% and +2.3% blank cell-frames, the
-///   other scenarios unchanged; on slow reading traces
-///   (`Scripts/slow-reading-trace.py`, seeds 1–6) 105 → 43 wasted loads on
-///   the feed and 105 → 60 on `slow-network` (`system`: 60 each), blank
-///   cell-frames unchanged. A memory of 6 s cost `jump` +7% instead, and a
-///   floor of 1.5 screens wasted 62 on the slow feed. Set
-///   `restingFloorScreens` to `nil` for the fixed window; `lookahead tune`
-///   tells which pays on an app's own traces.
+///   going on for a whole load time of seconds: it wastes far less on a
+///   slow reader for the same blank cells (docs/decisions.md, "A window
+///   sized from the reader's pace"). Set `restingFloorScreens` to `nil` for
+///   the fixed window; `lookahead tune` tells which pays on an app's own
+///   traces.
 ///
 /// - Complexity: O(log n + window) per frame: it looks only at the items
 ///   between the viewport and the farthest point it can reach in time.
 public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserving, DeadlinePredicting {
     /// The adaptive core, in points: load durations (the 99th percentile by
     /// default), the frames' velocity, the margin and the fling speed.
-    public private(set) var predictor: ArrivalPredictor
+    package private(set) var predictor: ArrivalPredictor
     /// Added to the load estimate: a load asked for exactly in time would
     /// still be late one time in ten.
     public var margin: Duration {
@@ -86,7 +81,7 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
     /// pace (``isPaceSized``).
     public var restingFloorScreens: Double?
     /// The reader's pace, fed by the frames.
-    public var readingPace: ReadingPace
+    package var readingPace: ReadingPace
     /// How many times the distance the reader's pace covers within a load
     /// time is held ahead: a pace is an average, and the next gesture may
     /// be a flick.
@@ -149,7 +144,6 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
     ///   - maxReachScreens: the farthest the policy looks ahead, in screens.
     ///   - restingFloorScreens: the window ahead follows the reader's pace,
     ///     down to this many screens; `nil`: a fixed window.
-    ///   - readingPace: how the pace is measured.
     ///   - paceSafetyFactor: how many times the paced distance is held.
     ///   - flingMemory: how long after a fling, and after the list opens, the
     ///     window ahead stays at the cap.
@@ -165,7 +159,6 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
         yieldsToLandingZone: Bool = true,
         maxReachScreens: Double = 6,
         restingFloorScreens: Double? = 1,
-        readingPace: ReadingPace = ReadingPace(),
         paceSafetyFactor: Double = 3,
         flingMemory: Duration = .seconds(30)
     ) {
@@ -176,16 +169,8 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
             restingSpeed: restingSpeed, restingLeadingScreens: restingLeadingScreens,
             restingTrailingScreens: restingTrailingScreens, flyByTime: flyByTime,
             yieldsToLandingZone: yieldsToLandingZone, maxReachScreens: maxReachScreens,
-            restingFloorScreens: restingFloorScreens, readingPace: readingPace, paceSafetyFactor: paceSafetyFactor,
+            restingFloorScreens: restingFloorScreens, readingPace: ReadingPace(), paceSafetyFactor: paceSafetyFactor,
             flingMemory: flingMemory)
-    }
-
-    /// Creates the policy over a load-duration estimator of your own, with
-    /// the other settings at their defaults (set them afterwards).
-    @available(*, deprecated, message: "pass loadTimeQuantile: and initialLoadDuration: instead")
-    public init(estimator: LoadDurationEstimator) {
-        self.init()
-        predictor.loadDurations = estimator
     }
 
     init(
@@ -210,7 +195,7 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
     /// The distance always held ahead, in points: what the reader's pace
     /// covers within `horizon` seconds, between the floor and the cap; the
     /// cap within `flingMemory` of the last fling or of the list's opening,
-    /// and until the pace covers its span (``ReadingPace/coversSpan``).
+    /// and until the pace covers its span (`ReadingPace.coversSpan`).
     func leadDistance(screen: Double, horizon: Double) -> Double {
         let cap = restingLeadingScreens * screen
         guard isPaced, let restingFloorScreens else { return cap }
@@ -246,7 +231,7 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
     }
 
     /// Records one load's duration in the core.
-    public mutating func observeLoadDuration(_ duration: Duration) {
+    package mutating func observeLoadDuration(_ duration: Duration) {
         predictor.observeLoadDuration(duration)
     }
 
@@ -275,7 +260,7 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
     /// `.high`, but `.low` for a visible item that a fast fling will carry
     /// off the screen before a typical load could deliver it: its cell should
     /// not take a connection from the items where the fling lands.
-    public func displayPriority(
+    package func displayPriority(
         for path: ItemPath, context: PrefetchContext, layout: any CollectionLayout
     ) -> FetchPriority {
         let frame = layout.frame(at: path)
@@ -287,7 +272,7 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
 
     /// How long a load asked for now is expected to take: the estimate, plus
     /// the wait behind the loads already queued.
-    public func expectedLoadTime(queue: LoadQueueState) -> Duration {
+    package func expectedLoadTime(queue: LoadQueueState) -> Duration {
         predictor.expectedLoadTime(queuedLoadsPerSlot: queue.queuedLoadsPerSlot)
     }
 
@@ -305,7 +290,7 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
         return speed <= abs(lastMotion.velocity) * 1.05 && speed >= expected * 0.85
     }
 
-    public mutating func window(for context: PrefetchContext, layout: any CollectionLayout) -> [ItemPath] {
+    package mutating func window(for context: PrefetchContext, layout: any CollectionLayout) -> [ItemPath] {
         // A fling announced by its target offset coasts from its first frame.
         let announced = context.frame.targetOffset
         isCoasting = coasts(context.frame) || (announced != nil && abs(context.frame.velocity) >= flingSpeed)
@@ -478,7 +463,7 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
     /// scroll's); around a resting list, after the load horizon, nearest
     /// first. What the window holds only by hysteresis has no new
     /// prediction and is left out: its earlier deadline stands.
-    public var deadlines: [(path: ItemPath, time: Duration)] {
+    package var deadlines: [(path: ItemPath, time: Duration)] {
         zip(scratch.window, windowDue).map { ($0, windowTime + .seconds($1)) }
     }
 

@@ -11,23 +11,23 @@
 /// that distance, so that the three places that ask it — the
 /// ``AdaptivePrefetchPolicy`` (in points, with fling physics), the SwiftUI
 /// window (``PrefetchWindowSizing/adaptive(_:)``, in items) and the paging
-/// trigger (``PagingStateMachine/accessed(index:velocity:observedPageLatency:)``,
+/// trigger (`PagingStateMachine.accessed(index:velocity:observedPageLatency:)`,
 /// in items) — cannot drift apart:
 /// - **the load time**: a running quantile of observed load durations
 ///   (``loadTimeQuantile``: the 99th percentile for the policy, the 90th for
 ///   the window), plus the wait behind the loads already queued, plus
 ///   ``margin``;
-/// - **the velocity**: one ``VelocityEstimator``, fed positions (or a
+/// - **the velocity**: one `VelocityEstimator`, fed positions (or a
 ///   velocity the view reported);
 /// - **the motion**: steady below ``flingSpeed``, and above it decelerating
-///   as a released `UIScrollView` does (``ScrollPhysics``).
+///   as a released `UIScrollView` does (`ScrollPhysics`).
 ///
 /// Positions are in any unit — points, or items — and the reach comes back
 /// in that unit; ``reachInItems(queuedLoadsPerSlot:itemExtent:)`` converts a
 /// reach in points with the size of an item.
 ///
 /// Pure: times are given, no clock is read.
-public struct ArrivalPredictor: Hashable, Sendable {
+package struct ArrivalPredictor: Hashable, Sendable {
     /// Slack on top of the expected load time: a load asked for exactly in
     /// time is late whenever it takes longer than the estimate.
     public var margin: Duration
@@ -50,7 +50,7 @@ public struct ArrivalPredictor: Hashable, Sendable {
     ///   - margin: added to the expected load time; not negative.
     ///   - flingSpeed: above this speed a motion decelerates as a fling.
     ///   - velocityTimeConstant: how the velocity is smoothed (see
-    ///     ``VelocityEstimator``); `.zero` for the finite difference.
+    ///     `VelocityEstimator`); `.zero` for the finite difference.
     public init(
         loadTimeQuantile: Double = 0.9,
         initialLoadDuration: Duration = .milliseconds(300),

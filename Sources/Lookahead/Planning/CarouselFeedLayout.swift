@@ -1,5 +1,5 @@
 /// A vertical feed whose rows may be horizontal carousels: stores, streaming
-/// apps, "stories" rows. What ``NestedPrefetchPlanner`` plans over.
+/// apps, "stories" rows. What `NestedPrefetchPlanner` plans over.
 ///
 /// The outer list is a ``ListLayout`` of the rows (section 0, one item per
 /// row). A carousel's items are laid out left to right, each `itemWidth`

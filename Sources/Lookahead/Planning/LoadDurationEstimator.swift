@@ -12,7 +12,8 @@
 /// The observations are also kept sorted, updated on each record, so that
 /// the estimate — read on every frame, while loads complete far more rarely —
 /// costs a lookup rather than a sort.
-public struct LoadDurationEstimator: Sendable, Hashable {
+@usableFromInline
+package struct LoadDurationEstimator: Sendable, Hashable {
     /// The quantile ``estimate`` answers with, in (0, 1].
     public var quantile: Double
     /// The answer before any observation.

@@ -1,4 +1,4 @@
-// The row-by-row bookkeeping of ``NestedPrefetchPlanner``: what one row wants,
+// The row-by-row bookkeeping of `NestedPrefetchPlanner`: what one row wants,
 // and the planner of a carousel being swiped.
 
 extension NestedPrefetchPlanner {
@@ -55,7 +55,7 @@ extension NestedPrefetchPlanner {
         }
 
         /// Plans `frame`, unless the carousel rests where it rested (see
-        /// ``NestedPrefetchPlanner``), and returns what the planner holds.
+        /// `NestedPrefetchPlanner`), and returns what the planner holds.
         mutating func plan(_ frame: ScrollFrame, loadQueue: LoadQueueState, skipsRest: Bool) -> [Int] {
             if skipsRest, NestedPrefetchPlanner.rests(frame, after: lastFrame) { return items }
             lastFrame = frame

@@ -8,18 +8,15 @@ extension NestedPrefetchPlanner {
     /// ``AdaptivePrefetchPolicy``'s defaults).
     ///
     /// Smaller than a list's 2.5 and 1.5 screens: a coming row brings several
-    /// items, and most rows are passed, not read. Tuned in the simulator's
-    /// `carousels` scenario (seed 1; held out 2–11: 0.92× the blank
-    /// cell-frames of Texture's 2.5 / 1.5 range on both axes, at 0.55× its
-    /// wasted loads; the list's window on both axes wastes 1.6× as much for
-    /// 1% fewer blanks).
-    public static var defaultPolicy: PrefetchPolicy { .custom(rowWindow(for: AdaptivePrefetchPolicy())) }
+    /// items, and most rows are passed, not read (docs/decisions.md, "A
+    /// feed's rows rest with 1 screen ahead and 0.5 behind").
+    package static var defaultPolicy: PrefetchPolicy { .adaptive(rowWindow(for: AdaptivePrefetchPolicy())) }
 
     /// The window along a swiped carousel by default: the adaptive policy
     /// resting at 1 carousel width ahead and 1.5 behind
     /// (``carouselWindow(for:)`` of ``AdaptivePrefetchPolicy``'s defaults).
-    public static var defaultCarouselPolicy: PrefetchPolicy {
-        .custom(carouselWindow(for: AdaptivePrefetchPolicy()))
+    package static var defaultCarouselPolicy: PrefetchPolicy {
+        .adaptive(carouselWindow(for: AdaptivePrefetchPolicy()))
     }
 
     /// The window of rows that goes with `list`, an adaptive window for a
@@ -29,7 +26,7 @@ extension NestedPrefetchPlanner {
     ///
     /// What `lookahead tune` scores on a feed of carousels for the list
     /// window it recommends.
-    public static func rowWindow(for list: AdaptivePrefetchPolicy) -> AdaptivePrefetchPolicy {
+    package static func rowWindow(for list: AdaptivePrefetchPolicy) -> AdaptivePrefetchPolicy {
         let listDefaults = AdaptivePrefetchPolicy()
         var rows = list
         rows.restingLeadingScreens = list.restingLeadingScreens * 1 / listDefaults.restingLeadingScreens
@@ -41,9 +38,33 @@ extension NestedPrefetchPlanner {
     /// window for a plain list: ahead in the default's proportion (1 carousel
     /// width for the list's default 2.5 screens), behind and everything else
     /// as `list` has it.
-    public static func carouselWindow(for list: AdaptivePrefetchPolicy) -> AdaptivePrefetchPolicy {
+    package static func carouselWindow(for list: AdaptivePrefetchPolicy) -> AdaptivePrefetchPolicy {
         var carousel = list
         carousel.restingLeadingScreens = rowWindow(for: list).restingLeadingScreens
         return carousel
+    }
+}
+
+extension PrefetchPolicy {
+    /// The window of a feed's rows by default: the adaptive policy resting
+    /// at 1 screen ahead and 0.5 behind. Smaller than a list's: a coming row
+    /// brings several items, and most rows are passed, not read.
+    public static var adaptiveRows: PrefetchPolicy { NestedPrefetchPlanner.defaultPolicy }
+
+    /// The window of a feed's rows that goes with `list`, an adaptive window
+    /// for a plain list: its resting window in ``adaptiveRows``' proportions,
+    /// everything else as `list` has it (what `lookahead tune` prints for a
+    /// feed of carousels).
+    public static func adaptiveRows(for list: AdaptivePrefetchPolicy) -> PrefetchPolicy {
+        .adaptive(NestedPrefetchPlanner.rowWindow(for: list))
+    }
+
+    /// The window along a swiped carousel by default: the adaptive policy
+    /// resting at 1 carousel width ahead and 1.5 behind.
+    public static var adaptiveCarousel: PrefetchPolicy { NestedPrefetchPlanner.defaultCarouselPolicy }
+
+    /// The window along a swiped carousel that goes with `list`.
+    public static func adaptiveCarousel(for list: AdaptivePrefetchPolicy) -> PrefetchPolicy {
+        .adaptive(NestedPrefetchPlanner.carouselWindow(for: list))
     }
 }

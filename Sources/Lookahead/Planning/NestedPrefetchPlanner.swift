@@ -21,7 +21,7 @@
 /// - What becomes visible leaves the prefetched set without a cancel: the
 ///   cell's own request takes over, as in UIKit.
 ///
-/// Pure and synchronous, like ``PrefetchPlanner``, which it composes: one for
+/// Pure and synchronous, like `PrefetchPlanner`, which it composes: one for
 /// the rows, one per carousel being swiped.
 ///
 /// ## Cost
@@ -34,7 +34,7 @@
 ///
 /// - Complexity: O(log n + window) per frame for the rows, plus the windows
 ///   of the carousels moving on screen.
-public struct NestedPrefetchPlanner: Sendable {
+package struct NestedPrefetchPlanner: Sendable {
     /// What one frame changes: the items to ask for (nearest row first), and
     /// those no longer wanted.
     public typealias Update = PrefetchUpdate<NestedItemPath>

@@ -16,7 +16,7 @@
 ///   items: the layout answers "what is visible" by binary search, and what
 ///   it diffs — the window, and the items asked for, kept sorted — holds only
 ///   the window (a frame's few new items are inserted in place).
-public struct PrefetchPlanner: Sendable {
+package struct PrefetchPlanner: Sendable {
     /// The layout the index paths refer to.
     public private(set) var layout: any CollectionLayout
     /// The policy deciding the window.
@@ -67,7 +67,7 @@ public struct PrefetchPlanner: Sendable {
     ///
     /// - Parameters:
     ///   - frame: what the scroll view shows now, how fast it moves, and when;
-    ///     with its ``ScrollFrame/targetOffset`` when the app knows where a
+    ///     with its `ScrollFrame.targetOffset` when the app knows where a
     ///     fling lands (the adaptive policy then asks for that landing at once).
     ///   - loadQueue: the loader's queue as it is now, for policies that plan
     ///     in time (the adaptive policy); the others ignore it.

@@ -1,42 +1,72 @@
 /// Which items to hold prefetched around the viewport.
 ///
-/// - `system`: UIKit's observed behaviour — the next window of items in the
+/// - ``system``: UIKit's observed behaviour — the next window of items in the
 ///   scroll direction (6 rows of a grid, 10 rows of a list), nothing for
 ///   items visible on the first layout, the window replaced on a reversal.
-/// - `screens(leading:trailing:)`: Texture's ranges, in screenfuls ahead of
+/// - ``screens(leading:trailing:)``: Texture's ranges, in screenfuls ahead of
 ///   and behind the viewport, swapped when the direction changes.
-/// - `custom`: any ``PrefetchPolicyProtocol`` of your own.
-public enum PrefetchPolicy: Sendable {
-    case system
-    case screens(leading: Double = 2.5, trailing: Double = 1.5)
-    /// Lookahead's own: each item in time for its predicted appearance (see ``AdaptivePrefetchPolicy``).
-    case adaptive
-    case custom(any PrefetchPolicyProtocol)
+/// - ``adaptive``: Lookahead's own, each item in time for its predicted
+///   appearance; ``adaptive(_:)`` with settings of your own (what
+///   `lookahead tune` prints).
+public struct PrefetchPolicy: Sendable {
+    /// The policies the planner knows; `custom` is the simulator's and the tests'.
+    package enum Kind: Sendable {
+        case system
+        case screens(leading: Double, trailing: Double)
+        case adaptive(AdaptivePrefetchPolicy)
+        case custom(any PrefetchPolicyProtocol)
+    }
+
+    package let kind: Kind
+
+    package init(_ kind: Kind) {
+        self.kind = kind
+    }
+
+    /// UIKit's observed window.
+    public static let system = PrefetchPolicy(.system)
+
+    /// Texture's ranges: `leading` screens ahead and `trailing` behind.
+    public static func screens(leading: Double = 2.5, trailing: Double = 1.5) -> PrefetchPolicy {
+        PrefetchPolicy(.screens(leading: leading, trailing: trailing))
+    }
+
+    /// Lookahead's own policy with its shipped settings (see ``AdaptivePrefetchPolicy``).
+    public static let adaptive = PrefetchPolicy(.adaptive(AdaptivePrefetchPolicy()))
+
+    /// Lookahead's own policy with `settings`: what `lookahead tune` recommends.
+    public static func adaptive(_ settings: AdaptivePrefetchPolicy) -> PrefetchPolicy {
+        PrefetchPolicy(.adaptive(settings))
+    }
+
+    /// Any policy of the package's own (the simulator's, the tests').
+    package static func custom(_ policy: any PrefetchPolicyProtocol) -> PrefetchPolicy {
+        PrefetchPolicy(.custom(policy))
+    }
 
     /// A fresh policy instance, with its own state.
-    public func makeWindowPolicy() -> any PrefetchPolicyProtocol {
-        switch self {
+    package func makeWindowPolicy() -> any PrefetchPolicyProtocol {
+        switch kind {
         case .system: SystemPrefetchPolicy()
         case .screens(let leading, let trailing): ScreensPrefetchPolicy(leading: leading, trailing: trailing)
-        case .adaptive: AdaptivePrefetchPolicy()
+        case .adaptive(let policy): policy
         case .custom(let policy): policy
         }
     }
 
-    /// Whether the policy is an app's own: it may change its window with
-    /// time alone, and may repeat an item in it. The library's own policies,
-    /// however configured and wrapped in `custom` (as
-    /// ``NestedPrefetchPlanner/defaultPolicy`` is), keep the built-in cases'
-    /// promises: distinct items, and at rest the same window for the same
-    /// visible rect.
+    /// Whether the policy is not one of the library's own: it may change its
+    /// window with time alone, and may repeat an item in it. The library's
+    /// own policies, however configured and wrapped in `custom`, keep the
+    /// built-in cases' promises: distinct items, and at rest the same window
+    /// for the same visible rect.
     var isCustom: Bool {
-        guard case .custom(let policy) = self else { return false }
+        guard case .custom(let policy) = kind else { return false }
         return !(policy is AdaptivePrefetchPolicy || policy is ScreensPrefetchPolicy || policy is SystemPrefetchPolicy)
     }
 }
 
 /// What a policy knows when it decides the window.
-public struct PrefetchContext: Sendable {
+package struct PrefetchContext: Sendable {
     /// The frame being shown.
     public var frame: ScrollFrame
     /// The items intersecting the visible rect, ascending.
@@ -46,7 +76,7 @@ public struct PrefetchContext: Sendable {
     /// True for the first frame after the layout was set up or reloaded.
     public var isFirstLayout: Bool
     /// The loader's queue as the driver reported it for this frame (the
-    /// `loadQueue` parameter of ``PrefetchPlanner/update(_:loadQueue:)``).
+    /// `loadQueue` parameter of `PrefetchPlanner.update(_:loadQueue:)`).
     public internal(set) var loadQueue: LoadQueueState
 
     /// Creates a context (the planner does, each frame; a test of a policy of
@@ -64,7 +94,7 @@ public struct PrefetchContext: Sendable {
 }
 
 /// How busy the loader is: policies that plan in time add the wait in the queue.
-public struct LoadQueueState: Hashable, Sendable {
+package struct LoadQueueState: Hashable, Sendable {
     /// Loads waiting for a slot.
     public var pending: Int
     /// The loader's concurrency limit (at least 1).
@@ -79,26 +109,20 @@ public struct LoadQueueState: Hashable, Sendable {
         self.pending = pending
         self.maxConcurrentLoads = max(1, maxConcurrentLoads)
     }
-
-    /// Creates a state; the running count is not used by any policy.
-    @available(*, deprecated, renamed: "init(pending:maxConcurrentLoads:)")
-    public init(running: Int, pending: Int = 0, maxConcurrentLoads: Int = 6) {
-        self.init(pending: pending, maxConcurrentLoads: maxConcurrentLoads)
-    }
 }
 
 /// A policy that learns from how long loads take.
-public protocol LoadDurationObserving {
+package protocol LoadDurationObserving {
     /// One load took `duration` from request to data.
     mutating func observeLoadDuration(_ duration: Duration)
 }
 
 /// A policy that predicts when the items it asks for are needed, so that a
 /// fetcher can start queued prefetches earliest-due first
-/// (``PrefetchPlanner/deadlines``).
-public protocol DeadlinePredicting {
+/// (`PrefetchPlanner.deadlines`).
+package protocol DeadlinePredicting {
     /// Items of the last window with the time each one's data is needed by,
-    /// on the frames' clock (``ScrollFrame/time``).
+    /// on the frames' clock (`ScrollFrame.time`).
     var deadlines: [(path: ItemPath, time: Duration)] { get }
 }
 
@@ -106,12 +130,12 @@ public protocol DeadlinePredicting {
 ///
 /// A policy is pure: it sees the frame and the layout and returns the items
 /// it wants, nearest (or most urgent) first, never a visible one. The
-/// ``PrefetchPlanner`` turns successive windows into prefetch and cancel
+/// `PrefetchPlanner` turns successive windows into prefetch and cancel
 /// calls. A policy may keep state between frames (it is `mutating`).
 ///
 /// The work per frame must follow the window, not the list: use the layout's
 /// `itemPaths(in:)` and flat indices, never a scan of every item.
-public protocol PrefetchPolicyProtocol: Sendable {
+package protocol PrefetchPolicyProtocol: Sendable {
     /// The items to hold prefetched now, in the order they should be asked for.
     mutating func window(for context: PrefetchContext, layout: any CollectionLayout) -> [ItemPath]
 
@@ -122,7 +146,7 @@ public protocol PrefetchPolicyProtocol: Sendable {
 
 extension PrefetchPolicyProtocol {
     /// `.high`: a visible cell's data comes first.
-    public func displayPriority(
+    package func displayPriority(
         for path: ItemPath, context: PrefetchContext, layout: any CollectionLayout
     ) -> FetchPriority {
         .high

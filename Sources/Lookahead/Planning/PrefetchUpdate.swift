@@ -5,12 +5,12 @@
 /// The change one planning step makes to the prefetched set: what to start
 /// prefetching and what to cancel.
 ///
-/// ``PrefetchPlanner`` answers with index paths (``PrefetchPlanner/Update``),
-/// ``ScrollViewPrefetcherStateMachine`` with row indices
-/// (``ScrollViewPrefetcherStateMachine/Update``), ``NestedPrefetchPlanner``
-/// with a row and an item (``NestedPrefetchPlanner/Update``): the same
+/// `PrefetchPlanner` answers with index paths (`PrefetchPlanner.Update`),
+/// `ScrollViewPrefetcherStateMachine` with row indices
+/// (`ScrollViewPrefetcherStateMachine.Update`), `NestedPrefetchPlanner`
+/// with a row and an item (`NestedPrefetchPlanner.Update`): the same
 /// change, in the index each one plans over.
-public struct PrefetchUpdate<Index: Hashable & Sendable>: Hashable, Sendable {
+package struct PrefetchUpdate<Index: Hashable & Sendable>: Hashable, Sendable {
     /// Items to start prefetching, in the order to ask for them (nearest or
     /// most urgent first).
     public var prefetch: [Index]

@@ -11,7 +11,7 @@ internal import DequeModule
 /// frames' times and offsets, so it stays pure: no clock is read.
 ///
 /// - Complexity: O(1) amortized per frame, O(frames in `span`) memory.
-public struct ReadingPace: Sendable, Hashable {
+package struct ReadingPace: Sendable, Hashable {
     /// How far back the pace looks.
     public var span: Duration
     /// The shortest history the pace divides by: a reader seen for less has

@@ -4,7 +4,7 @@
 /// With the defaults, 2.5 screens ahead and 1.5 behind, a fling rarely
 /// outruns the range; the price is loading much that is never seen, which
 /// the simulator counts as waste.
-public struct ScreensPrefetchPolicy: PrefetchPolicyProtocol {
+package struct ScreensPrefetchPolicy: PrefetchPolicyProtocol {
     /// Screenfuls ahead of the viewport in the direction of travel.
     public var leading: Double
     /// Screenfuls behind it.

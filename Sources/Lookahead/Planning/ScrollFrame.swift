@@ -1,5 +1,5 @@
 /// One frame of scrolling, as a planner sees it.
-public struct ScrollFrame: Hashable, Sendable {
+package struct ScrollFrame: Hashable, Sendable {
     /// The visible part of the content, in content coordinates.
     public var visibleRect: Rect
     /// The vertical scroll velocity in points per second; positive when the
@@ -25,7 +25,7 @@ public struct ScrollFrame: Hashable, Sendable {
 }
 
 /// The direction the user is moving through the content.
-public enum ScrollDirection: Hashable, Sendable {
+package enum ScrollDirection: Hashable, Sendable {
     /// Towards larger offsets: down a list.
     case forward
     /// Towards smaller offsets: up a list.

@@ -15,7 +15,7 @@
 /// `v·0.998/(1 − 0.998)/1000 = 0.499·v` points away (the projection Apple's
 /// WWDC 2018 "Designing Fluid Interfaces" uses). Velocities are in points per
 /// second, distances in points, times in seconds; signs follow the velocity.
-public enum ScrollPhysics {
+package enum ScrollPhysics {
     /// The fraction of velocity kept per millisecond.
     public static let decelerationRate = 0.998
 

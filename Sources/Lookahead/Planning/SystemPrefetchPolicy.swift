@@ -7,7 +7,7 @@
 /// row per row scrolled and a fast fling for several per frame; on a
 /// reversal the window moves to the other side and the planner cancels
 /// what is left of the old one.
-public struct SystemPrefetchPolicy: PrefetchPolicyProtocol {
+package struct SystemPrefetchPolicy: PrefetchPolicyProtocol {
     /// Rows ahead for layouts with more than one column.
     public var gridRows: Int
     /// Rows ahead for single-column layouts.

@@ -22,7 +22,7 @@
 /// they cover rather than by their number: a one-row wobble barely moves it,
 /// a fling shows within a couple of time constants. Pure: the caller passes
 /// the time.
-public struct VelocityEstimator: Hashable, Sendable {
+package struct VelocityEstimator: Hashable, Sendable {
     /// How quickly the estimate follows a change of speed; zero follows at
     /// once (the finite difference).
     public let timeConstant: Duration
@@ -81,14 +81,4 @@ public struct VelocityEstimator: Hashable, Sendable {
         anchorTime = nil
         velocity = 0
     }
-}
-
-/// The earlier name of ``VelocityEstimator``.
-@available(*, deprecated, renamed: "VelocityEstimator")
-public typealias ScrollSpeedEstimator = VelocityEstimator
-
-extension VelocityEstimator {
-    /// The earlier name of ``velocity``, when positions are items.
-    @available(*, deprecated, renamed: "velocity")
-    public var itemsPerSecond: Double { velocity }
 }

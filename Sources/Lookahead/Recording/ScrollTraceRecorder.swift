@@ -129,7 +129,7 @@ public struct ScrollTraceRecorder: Sendable {
     }
 
     /// Records the frame a planner is given.
-    public mutating func record(_ frame: ScrollFrame, targetOffset: Double? = nil) {
+    package mutating func record(_ frame: ScrollFrame, targetOffset: Double? = nil) {
         record(offset: frame.visibleRect.origin.y, at: frame.time, targetOffset: targetOffset)
     }
 

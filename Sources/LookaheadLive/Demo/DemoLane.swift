@@ -1,5 +1,6 @@
 import Logging
 import Lookahead
+import LookaheadHeadless
 
 /// One strategy's grid in a demo run: its own fetcher, data source and
 /// collection view over the shared feed, and its own counts.

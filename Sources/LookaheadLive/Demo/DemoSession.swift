@@ -1,5 +1,6 @@
 public import Logging
 import Lookahead
+import LookaheadHeadless
 import LookaheadSimulation
 
 /// One run of the demo: Apple's prefetching sample driven frame by frame.

@@ -47,35 +47,15 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
     public var hedgesDuePrefetches: Bool
 
     /// Whether the shipped `adaptive` strategy hedges: what `lookahead
-    /// simulate` runs (see ``shipped(maxConcurrentLoads:)``).
-    ///
-    /// On: over the built-in scenarios, seeds 1–6 (sums of blank
-    /// cell-frames, without hedging → with hedges that wait for a slot
-    /// ahead of prefetches): feed 455 → 387, slow-network 2,228 → 2,033,
-    /// fling 1,516 → 1,325, jump 1,014 → 906, photos 28,099 → 28,599 (the
-    /// one scenario it costs: a bandwidth-bound grid); carousels 1,218 →
-    /// 1,110 against hedges taking only a free slot. Wasted loads unchanged
-    /// except photos (+5).
+    /// simulate` runs (see ``shipped(maxConcurrentLoads:)``). It pays
+    /// everywhere but on a bandwidth-bound grid (docs/decisions.md, "Hedge
+    /// slow visible loads").
     public static let hedgesSlowLoadsByDefault = true
 
     /// The first screen's hedging prior the shipped `adaptive` strategy
-    /// uses, ``FetchHedging/recommended``'s: a visible cell's load that has
-    /// run 34 ms (two frames) is hedged, until three loads have landed.
-    ///
-    /// Before three loads land there is no p90 to hedge against, and every
-    /// blank left on `feed` is the first screen waiting for its slowest
-    /// responses; with log-normal latencies nothing tells the slow first
-    /// attempts apart while they run, so an early hedge pays. Not at once,
-    /// though: the hedges wait for slots ahead of the prefetches, and a flick
-    /// right after launch needs those. Sums of blank cell-frames over seeds
-    /// 1–6 without a prior → 0 ms → 34 ms: feed 387 → 366 → 370, fling
-    /// 1,292 → 1,255 → 1,218, jump 557 → 575 → 561; seeds 2–11: feed
-    /// 611 → 579 → 583, fling 2,514 → 2,580 → 2,485, jump 930 → 935 → 926.
-    /// It costs at most one request per first-screen cell: the hedge of a
-    /// load that lands first is dropped or cancelled. Measured again once the
-    /// simulator hedged at each attempt's own threshold rather than at the
-    /// next frame (seeds 2–11, 0 / 17 / 34 / 50 / 67 ms): fling 1,789 /
-    /// 1,704 / 1,661 / 1,729 / 1,772, feed 575 / 579 / 579 / 581 / 595.
+    /// uses, ``FetchHedging/recommended``'s: before three loads land there
+    /// is no p90, and the first screen waits for its slowest responses
+    /// (docs/decisions.md, "A first-screen prior of 34 ms").
     public static let hedgePriorByDefault: Int? = {
         guard case .afterP90WithPrior(let prior) = FetchHedging.recommended else { return nil }
         return Int(prior / .milliseconds(1))
@@ -88,31 +68,15 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
     public static let announcesLandingsByDefault = true
 
     /// Whether the shipped `adaptive` strategy dates its prefetches, so that
-    /// the queue starts them earliest-due first.
-    ///
-    /// Held-out seeds 2–11, sums of blank cell-frames, first in first out →
-    /// dated: fling 2,485 → 2,200, photos 46,724 → 44,186, jump 926 → 920;
-    /// seeds 12–31: fling 5,486 → 4,984, photos 92,955 → 87,363, jump
-    /// 1,955 → 1,840; feed and slow-network unchanged (little is queued
-    /// there); wasted loads unchanged. Dating the landing zone "at once"
-    /// instead of as the fling brings it in was worse than no dates
-    /// (fling 2,485 → 4,162), and so was re-dating what the window keeps
-    /// only by hysteresis to "no deadline" (photos 46,724 → 51,555).
+    /// the queue starts them earliest-due first: what a fling needs first
+    /// is then what starts first (docs/decisions.md, "Date prefetches").
     public static let datesPrefetchesByDefault = true
 
     /// Whether the shipped `adaptive` strategy hedges prefetches whose item
     /// is due within ``FetchHedging/dueWithin`` (what the runtime fetcher
-    /// does whenever it hedges and prefetches are dated).
-    ///
-    /// Held-out seeds 2–11, sums of blank cell-frames, off → once past the
-    /// threshold → at once: fling 2,181 → 1,964 → 1,721 (seed 1: 99 → 76
-    /// → 61; seeds 12–31: 5,103 → 4,840 → 4,252), jump 920 → 920 → 800
-    /// (seeds 12–31: 1,846 → 1,768), photos 43,740 → 43,996 → 43,740 (no
-    /// hedge at once on its capped link; hedging at once there anyway:
-    /// 51,107), feed and slow-network unchanged (measured with hedges
-    /// decided frame by frame; at each attempt's own threshold, fling
-    /// 1,877 → 1,661, jump 932 → 811). It costs requests (fling
-    /// +10%) but no wasted load.
+    /// does whenever it hedges and prefetches are dated): a second draw now
+    /// beats waiting for the tail (docs/decisions.md, "Hedge a prefetch due
+    /// within 300 ms at once").
     public static let hedgesDuePrefetchesByDefault = true
 
     /// Creates settings.
@@ -194,8 +158,8 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
     ///
     /// For a feed of carousels (`nested`), the window is the list window
     /// that the feed's coordinator sizes its windows of rows and along a
-    /// swiped carousel from (``NestedPrefetchPlanner/rowWindow(for:)``,
-    /// ``NestedPrefetchPlanner/carouselWindow(for:)``): what the simulator
+    /// swiped carousel from (`PrefetchPolicy.adaptiveRows(for:)`,
+    /// `PrefetchPolicy.adaptiveCarousel(for:)`): what the simulator
     /// scored there.
     public func swiftCode(over bandwidth: NetworkModel.Bandwidth, nested: Bool = false) -> String {
         let dueSoon =
@@ -207,7 +171,7 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
         guard nested else {
             return """
                 // Tuned by `lookahead tune` on your traces.
-                let prefetchPolicy: PrefetchPolicy = .custom(
+                let prefetchPolicy: PrefetchPolicy = .adaptive(
                     \(policyLiteral(indent: "    ")))
                 \(fetcher)
                 """
@@ -218,8 +182,8 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
             \(fetcher)
             let coordinator = NestedPrefetchCoordinator(
                 fetcher: fetcher, layout: feedLayout,
-                policy: .custom(NestedPrefetchPlanner.rowWindow(for: listWindow)),
-                carouselPolicy: .custom(NestedPrefetchPlanner.carouselWindow(for: listWindow)),
+                policy: .adaptiveRows(for: listWindow),
+                carouselPolicy: .adaptiveCarousel(for: listWindow),
                 key: key)
             """
     }

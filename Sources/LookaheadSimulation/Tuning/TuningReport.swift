@@ -141,10 +141,10 @@ public struct TuningReport: Sendable, Codable {
 
     /// A fixed policy as Swift source.
     static func swiftLiteral(_ policy: PrefetchPolicy) -> String {
-        switch policy {
+        switch policy.kind {
         case .system: ".system"
         case .screens(let leading, let trailing): ".screens(leading: \(leading), trailing: \(trailing))"
-        default: "\(policy)"
+        default: "\(policy.kind)"
         }
     }
 }

@@ -108,8 +108,8 @@ struct PolicyTunerTests {
         // On a feed of carousels, the coordinator's two windows are made from the list window, as they were scored
         let nested = settings.swiftCode(over: .unlimited, nested: true)
         #expect(nested.contains("let listWindow = AdaptivePrefetchPolicy(\n    margin: .milliseconds(300),"))
-        #expect(nested.contains("policy: .custom(NestedPrefetchPlanner.rowWindow(for: listWindow)),"))
-        #expect(nested.contains("carouselPolicy: .custom(NestedPrefetchPlanner.carouselWindow(for: listWindow)),"))
+        #expect(nested.contains("policy: .adaptiveRows(for: listWindow),"))
+        #expect(nested.contains("carouselPolicy: .adaptiveCarousel(for: listWindow),"))
         #expect(nested.contains("maxConcurrentLoads: 6"))
         #expect(!nested.contains("let prefetchPolicy"))
     }
@@ -136,7 +136,7 @@ struct PolicyTuningTests {
         let text = report.text()
         if report.betterBaseline == nil {
             #expect(text.contains("NestedPrefetchCoordinator("))
-            #expect(text.contains("NestedPrefetchPlanner.rowWindow(for: listWindow)"))
+            #expect(text.contains("policy: .adaptiveRows(for: listWindow)"))
         }
     }
 

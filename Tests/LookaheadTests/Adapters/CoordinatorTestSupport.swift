@@ -1,4 +1,5 @@
 @testable import Lookahead
+@testable import LookaheadHeadless
 
 /// A headless collection view whose scrolling is reported to a
 /// ``PrefetchCoordinator``, as `LookaheadUIKit` reports a `UICollectionView`'s:

@@ -2,6 +2,7 @@ import LookaheadTestSupport
 import Testing
 
 @testable import Lookahead
+@testable import LookaheadHeadless
 
 @MainActor
 @Suite("Nested coordinator: carousels in a feed, prefetched on both axes", .queuedOnTheMainActor)

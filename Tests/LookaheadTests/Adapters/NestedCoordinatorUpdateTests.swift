@@ -2,6 +2,7 @@ import LookaheadTestSupport
 import Testing
 
 @testable import Lookahead
+@testable import LookaheadHeadless
 
 /// Batch updates of a feed of carousels through a ``NestedPrefetchCoordinator``:
 /// rows inserted, deleted and moved in the feed, items in a carousel.

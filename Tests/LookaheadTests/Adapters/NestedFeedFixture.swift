@@ -1,4 +1,5 @@
 @testable import Lookahead
+@testable import LookaheadHeadless
 
 /// A headless feed of carousels as an app builds one: an outer
 /// ``CollectionView`` of rows, each a ``CarouselCell`` whose inner collection

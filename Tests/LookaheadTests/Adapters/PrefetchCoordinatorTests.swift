@@ -2,6 +2,7 @@ import LookaheadTestSupport
 import Testing
 
 @testable import Lookahead
+@testable import LookaheadHeadless
 
 /// The coordinator driven through a headless collection view, as the UIKit
 /// glue drives it: adaptive prefetching from reported frames, the landing

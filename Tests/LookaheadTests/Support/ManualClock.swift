@@ -67,6 +67,9 @@ final class ManualClock: Clock, @unchecked Sendable {
         }
     }
 
+    /// The sleepers waiting now.
+    var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+
     /// Moves time forward and wakes every sleeper whose deadline has passed.
     func advance(by duration: Duration) {
         let due: [Sleeper] = state.withLock { state in

@@ -2,6 +2,7 @@ import LookaheadTestSupport
 import Testing
 
 @testable import Lookahead
+@testable import LookaheadHeadless
 
 @MainActor
 @Suite(.queuedOnTheMainActor)

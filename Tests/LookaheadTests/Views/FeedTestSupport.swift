@@ -1,4 +1,5 @@
 @testable import Lookahead
+@testable import LookaheadHeadless
 
 /// A feed item's data; it names the item it belongs to, so a cell showing it
 /// can tell whether it is its own.

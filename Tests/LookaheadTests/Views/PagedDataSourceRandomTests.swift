@@ -2,6 +2,7 @@ import LookaheadTestSupport
 import Testing
 
 @testable import Lookahead
+@testable import LookaheadHeadless
 
 /// A collection view over a paged source, scrolled at random (drags, flings,
 /// reversals, jumps) while loads land in a random order, checked against a

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Lookahead
+@testable import LookaheadHeadless
 
 /// A loader over a ``FakePageServer`` that answers at once and records every
 /// request, and whether one was asked for while the same was in flight.

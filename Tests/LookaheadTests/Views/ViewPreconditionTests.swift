@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Lookahead
+@testable import LookaheadHeadless
 
 /// Mistakes a caller can make stop the process with a message that says what
 /// went wrong, as UIKit's exceptions do. Each runs in a child process.

@@ -1,4 +1,5 @@
 @testable import Lookahead
+@testable import LookaheadHeadless
 
 /// One call a view made to its data sources.
 enum ViewEvent: Hashable, CustomStringConvertible {
