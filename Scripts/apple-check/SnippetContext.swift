@@ -75,3 +75,15 @@ public struct FeedRow: Sendable {
 public typealias Key = Item.ID
 public typealias Value = Item
 public let load: @Sendable (Item.ID) async throws -> Item = { id in Item(id: id) }
+
+extension API {
+    /// The URL of an item.
+    public func url(for id: Item.ID) -> URL { URL(string: "https://example.com/items/\(id)")! }
+}
+extension Item: Decodable {
+    public init(from decoder: any Decoder) throws { self.init(id: try Int(from: decoder)) }
+}
+extension ThumbnailView {
+    /// A thumbnail, or its placeholder.
+    public init(_ thumbnail: Thumbnail?) { self.init(id: 0, fetcher: AsyncFetcher { _ in Thumbnail() }) }
+}

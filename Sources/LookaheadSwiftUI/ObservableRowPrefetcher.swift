@@ -31,7 +31,7 @@
 
         /// Creates an observable row prefetcher; see `RowPrefetcher.init(prefetcher:keys:window:debounce:clock:)`.
         public init(
-            prefetcher: Prefetcher<Key, Value>, keys: [Key], window: PrefetchWindowSizing = .adaptive(),
+            prefetcher: Prefetcher<Key, Value>, keys: [Key], window: PrefetchWindowSizing = .adaptive,
             debounce: Duration = .milliseconds(50)
         ) {
             self.prefetcher = RowPrefetcher(prefetcher: prefetcher, keys: keys, window: window, debounce: debounce)

@@ -48,6 +48,7 @@
 
         func body(content: Content) -> some View {
             content
+                .trimmingCachesInTheBackground()
                 .onScrollGeometryChange(for: VisibleArea.self) { geometry in
                     VisibleArea(offset: Point(geometry.contentOffset), size: Size(geometry.containerSize))
                 } action: { _, area in

@@ -29,7 +29,10 @@
                     _ in MemoryPressureRegistry.shared.post(.critical)
                 },
                 center.addObserver(forName: UIApplication.didEnterBackgroundNotification, object: nil, queue: .main) {
-                    _ in MemoryPressureRegistry.shared.post(.warning)
+                    _ in MemoryPressureRegistry.shared.appDidEnterBackground()
+                },
+                center.addObserver(forName: UIApplication.didBecomeActiveNotification, object: nil, queue: .main) {
+                    _ in MemoryPressureRegistry.shared.appDidBecomeActive()
                 },
             ]
         }

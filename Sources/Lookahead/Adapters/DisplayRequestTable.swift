@@ -91,6 +91,11 @@ final class DisplayRequestTable<Path: Hashable & Sendable> {
         for (path, entry) in requests { entry.request.priority = priority(path) }
     }
 
+    /// Sets the priority of the request waiting at `path`, if any.
+    func reprioritize(at path: Path, to priority: FetchPriority) {
+        requests[path]?.request.priority = priority
+    }
+
     /// The paths with a request waiting.
     var paths: Set<Path> { Set(requests.keys) }
 }

@@ -272,6 +272,13 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
         displayRequests.cancel(at: path)
     }
 
+    /// The cell showing `path` is displayed (`willDisplay`), perhaps again
+    /// without a new `cellForItemAt`: its display request, if it has one,
+    /// is ranked now at the planner's priority.
+    public func willDisplayItem(at path: ItemPath) {
+        displayRequests.reprioritize(at: path, to: planner.displayPriority(for: path))
+    }
+
     /// The display requests still waiting, by index path. For tests.
     package var pendingDisplayPaths: Set<ItemPath> { displayRequests.paths }
 

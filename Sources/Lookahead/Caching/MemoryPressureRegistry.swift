@@ -28,6 +28,8 @@ package final class MemoryPressureRegistry: Sendable {
         var entries: [ObjectIdentifier: Entry] = [:]
         /// The system's event source, kept for as long as the registry.
         var source: AnyObject?
+        /// Whether the app is in the background, as the glue last said.
+        var isInBackground = false
     }
 
     private let state = LockedValue(State())
@@ -65,6 +67,21 @@ package final class MemoryPressureRegistry: Sendable {
             return state.entries.values.compactMap(\.responder)
         }
         for responder in responders { responder.trim(for: pressure) }
+    }
+
+    /// The app went to the background: a `.warning`, once however many
+    /// observers (UIKit's notification, each SwiftUI scene phase) say so.
+    package func appDidEnterBackground() {
+        let isNew = state.withLock { state in
+            defer { state.isInBackground = true }
+            return !state.isInBackground
+        }
+        if isNew { post(.warning) }
+    }
+
+    /// The app is active again: the next time it goes to the background counts.
+    package func appDidBecomeActive() {
+        state.withLock { $0.isInBackground = false }
     }
 
     /// On Apple platforms: the system's memory-pressure events, posted as

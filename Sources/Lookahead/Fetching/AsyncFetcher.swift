@@ -10,8 +10,8 @@
 ///
 /// ```swift
 /// let fetcher = AsyncFetcher<Item.ID, Item> { id in try await api.item(id) }
-/// fetcher.fetchAsync(id)                          // prefetch
-/// let request = fetcher.fetchAsync(id, priority: .high) { r in  // display
+/// fetcher.fetchAsync(id)                          // prefetch, at .normal
+/// let request = fetcher.fetchAsync(id) { r in      // display request, at .high
 ///     if case .success(let item) = r { cell.configure(with: item) }
 /// }
 /// request.cancel()                                // the cell was reused
@@ -152,47 +152,58 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
         core.shutDown()
     }
 
-    /// Starts loading the value of `key`, or joins the load already running.
+    /// Prefetches the value of `key`: starts loading it, or joins the load
+    /// already running, at `priority` (`.normal` by default, below display
+    /// requests). ``cancelFetch(_:)`` withdraws every prefetch of the key;
+    /// the returned handle's ``FetchTask/cancel()`` withdraws this one.
     ///
-    /// Without a completion this is a prefetch: `cancelFetch(_:)` withdraws
-    /// it. With one it is a display request that lives until the completion
-    /// is called — exactly once, off any lock, on an arbitrary thread; hop to
-    /// the main actor yourself before touching UI, or use
+    /// - Complexity: O(1) amortized.
+    @inlinable
+    @discardableResult
+    public func fetchAsync(_ key: Key, priority: FetchPriority = .normal) -> FetchTask {
+        fetchAsync(key, priority: priority, deadline: nil, completion: nil)
+    }
+
+    /// Makes a display request for `key`: starts loading its value, or joins
+    /// the load already running, at `priority` (`.high` by default, as every
+    /// display request), and calls `completion` once with the value or the
+    /// error — off any lock, on an arbitrary thread; hop to the main actor
+    /// yourself before touching UI, or use
     /// ``fetchOnMainActor(_:priority:completion:)``. If the value is cached
     /// the completion is called before this method returns.
     ///
     /// - Returns: the request's handle: ``FetchTask/cancel()`` withdraws
     ///   it (a reused cell), ``FetchTask/priority`` moves it (a cell a
-    ///   fling carries away). Either touches this request only; for a
-    ///   prefetch, `cancel()` withdraws this one where `cancelFetch(_:)`
-    ///   withdraws every prefetch of the key.
+    ///   fling carries away). Either touches this request only.
     /// - Complexity: O(1) amortized.
     @inlinable
     @discardableResult
     public func fetchAsync(
         _ key: Key,
-        priority: FetchPriority = .normal,
-        completion: (@Sendable (Result<Value, any Error>) -> Void)? = nil
+        priority: FetchPriority = .high,
+        completion: @escaping @Sendable (Result<Value, any Error>) -> Void
     ) -> FetchTask {
         fetchAsync(key, priority: priority, deadline: nil, completion: completion)
     }
 
     /// Starts loading the value of `key` by a deadline, or joins the load
-    /// already running.
+    /// already running: a prefetch without a completion, a display request
+    /// with one.
     ///
-    /// As ``fetchAsync(_:priority:completion:)``, with when the item is
-    /// predicted to appear: among the loads waiting at the same priority, the
-    /// one due soonest starts first, ahead of those without a deadline. A
-    /// load shared by several requests is due at the earliest of their
-    /// deadlines. Change it later with ``FetchTask/setDeadline(_:)``.
+    /// As ``fetchAsync(_:priority:)`` and ``fetchAsync(_:priority:completion:)``,
+    /// with when the item is predicted to appear: among the loads waiting at
+    /// the same priority, the one due soonest starts first, ahead of those
+    /// without a deadline. A load shared by several requests is due at the
+    /// earliest of their deadlines. Change it later with
+    /// ``FetchTask/setDeadline(_:)``.
     ///
     /// - Parameters:
     ///   - key: the item to load.
-    ///   - priority: how urgently, as in ``fetchAsync(_:priority:completion:)``.
+    ///   - priority: how urgently; a prefetch's `.normal` by default.
     ///   - deadline: how long from now until the item is predicted to appear,
     ///     on the fetcher's clock (negative: overdue); `nil` for none.
     ///   - completion: called once with the value or the error, as in
-    ///     ``fetchAsync(_:priority:completion:)``.
+    ///     ``fetchAsync(_:priority:completion:)``; `nil` for a prefetch.
     /// - Complexity: O(log n) with a deadline, O(1) amortized without.
     @inlinable
     @discardableResult

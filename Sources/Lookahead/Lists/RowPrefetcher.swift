@@ -44,7 +44,7 @@ public final class RowPrefetcher<Key: Hashable & Sendable, Value: Sendable> {
     public init(
         prefetcher: Prefetcher<Key, Value>,
         keys: [Key],
-        window: PrefetchWindowSizing = .adaptive(),
+        window: PrefetchWindowSizing = .adaptive,
         debounce: Duration = .milliseconds(50),
         clock: some Clock<Duration> = ContinuousClock()
     ) {

@@ -26,7 +26,7 @@ extension ScrollViewPrefetcher {
     public convenience init<Key: Hashable & Sendable, Value: Sendable>(
         prefetcher: Prefetcher<Key, Value>,
         itemCount: Int,
-        window: PrefetchWindowSizing = .adaptive(),
+        window: PrefetchWindowSizing = .adaptive,
         debounce: Duration = .milliseconds(50),
         clock: some Clock<Duration> = ContinuousClock(),
         keyForIndex: @escaping @Sendable (Int) -> Key

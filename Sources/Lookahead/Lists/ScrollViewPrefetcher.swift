@@ -11,7 +11,7 @@ import DequeModule
 /// been shown. Items that are shown leave the window silently: they were
 /// consumed, not abandoned.
 ///
-/// **The window** is adaptive by default (``PrefetchWindowSizing/adaptive(_:)``):
+/// **The window** is adaptive by default (``PrefetchWindowSizing/adaptive``):
 /// it reaches as far ahead as the items that will appear before a load
 /// started now would finish — from the scroll speed measured on the clock and
 /// the load durations reported to ``observeLoadDuration(_:)`` — and keeps a
@@ -122,7 +122,7 @@ public final class ScrollViewPrefetcher: Sendable {
     ///   - cancel: called with the indices that left the window without being shown.
     public convenience init(
         itemCount: Int,
-        window: PrefetchWindowSizing = .adaptive(),
+        window: PrefetchWindowSizing = .adaptive,
         debounce: Duration = .milliseconds(50),
         clock: some Clock<Duration> = ContinuousClock(),
         prefetch: @escaping @Sendable ([Int]) -> Void,
@@ -145,7 +145,9 @@ public final class ScrollViewPrefetcher: Sendable {
         precondition(debounce >= .zero, "debounce must not be negative, got \(debounce)")
         self.windowSizing = window
         self.state = LockedValue(
-            State(machine: ScrollViewPrefetcherStateMachine(itemCount: itemCount, sizing: window, debounce: debounce)))
+            State(
+                machine: ScrollViewPrefetcherStateMachine(itemCount: itemCount, sizing: window.kind, debounce: debounce)
+            ))
         self.sleep = { duration in try await clock.sleep(for: duration) }
         let start = clock.now
         self.now = { start.duration(to: clock.now) }

@@ -1,16 +1,48 @@
-/// How many items a `ScrollViewPrefetcherStateMachine` (and so a
-/// ``ScrollViewPrefetcher``) keeps prefetched around the visible rows.
-public enum PrefetchWindowSizing: Hashable, Sendable {
+/// How many items a ``ScrollViewPrefetcher`` keeps prefetched around the
+/// visible rows: a fixed count, as Nuke's `ScrollViewPrefetcher`, or the
+/// adaptive window (the default).
+public struct PrefetchWindowSizing: Hashable, Sendable {
+    /// The sizing the window's state machine runs.
+    package let kind: WindowSizing
+
+    package init(_ kind: WindowSizing) {
+        self.kind = kind
+    }
+
+    /// Always `count` items ahead of the visible rows, in the direction of
+    /// the last scroll; nothing behind. Nuke's `ScrollViewPrefetcher`.
+    public static func fixed(count: Int) -> PrefetchWindowSizing {
+        PrefetchWindowSizing(.fixed(count: count))
+    }
+
+    /// As far ahead as the items that will appear before a load started now
+    /// would finish, from the measured scroll speed and load durations, and
+    /// a few items on both sides at rest. Its settings are the package's:
+    /// the adaptive settings an app tunes (``AdaptivePrefetchPolicy``) are
+    /// the coordinator's, whose planner sees the scroll itself.
+    public static let adaptive = PrefetchWindowSizing(.adaptive())
+
+    /// The adaptive window with settings of the package's own (the tests').
+    package static func adaptive(_ settings: AdaptiveWindowSettings) -> PrefetchWindowSizing {
+        PrefetchWindowSizing(.adaptive(settings))
+    }
+
+    /// The most items the window holds ahead of the visible rows.
+    public var maximumCount: Int { kind.maximumCount }
+}
+
+/// The sizings a `ScrollViewPrefetcherStateMachine` runs.
+package enum WindowSizing: Hashable, Sendable {
     /// Always `count` items ahead of the visible rows, in the direction of
     /// the last scroll; nothing behind. Nuke's `ScrollViewPrefetcher`.
     case fixed(count: Int)
     /// As far ahead as the items that will appear before a load started now
     /// would finish, from the measured scroll speed and load durations, and a
-    /// few items on both sides at rest. See ``AdaptiveWindowSettings``.
+    /// few items on both sides at rest. See `AdaptiveWindowSettings`.
     case adaptive(AdaptiveWindowSettings = AdaptiveWindowSettings())
 
     /// The most items the window holds ahead of the visible rows.
-    public var maximumCount: Int {
+    package var maximumCount: Int {
         switch self {
         case .fixed(let count): count
         case .adaptive(let configuration): configuration.maximumCount
@@ -18,7 +50,7 @@ public enum PrefetchWindowSizing: Hashable, Sendable {
     }
 }
 
-/// The settings of ``PrefetchWindowSizing/adaptive(_:)``.
+/// The settings of the adaptive row window (`WindowSizing.adaptive`).
 ///
 /// With nothing but rows appearing and disappearing, the window estimates the
 /// scroll speed in items per second (smoothed over `speedTimeConstant`, on
@@ -37,7 +69,7 @@ public enum PrefetchWindowSizing: Hashable, Sendable {
 /// least `restingCount` more) away: a reversal cancels what it left behind,
 /// a wobble neither cancels nor asks again. Rows that were on screen are
 /// remembered while they are near, and not asked for again behind the user.
-public struct AdaptiveWindowSettings: Hashable, Sendable {
+package struct AdaptiveWindowSettings: Hashable, Sendable {
     /// Items kept on both sides at rest, and behind while scrolling.
     public var restingCount: Int
     /// The most items asked for ahead.

@@ -15,13 +15,13 @@
 /// ``scheduledSettleTime`` and calls `settleArranged(at:queuedLoadsPerSlot:)`
 /// when it fires.
 ///
-/// **The window.** With ``PrefetchWindowSizing/fixed(count:)``, `count` items
+/// **The window.** With `WindowSizing.fixed(count:)`, `count` items
 /// ahead of the visible range in the current direction — forward:
 /// `max + 1 … max + count`, backward: `min - count … min - 1` — clamped to
 /// `0..<itemCount`, ordered nearest to the visible range first. With
-/// ``PrefetchWindowSizing/adaptive(_:)``, as far ahead as the measured speed
+/// `WindowSizing.adaptive(_:)`, as far ahead as the measured speed
 /// and load time call for, and a few items behind (see
-/// ``AdaptiveWindowSettings``); it needs the time of each settle
+/// `AdaptiveWindowSettings`); it needs the time of each settle
 /// (`settle(at:queuedLoadsPerSlot:)`) and learns load times from
 /// `observeLoadDuration(_:)`.
 ///
@@ -50,7 +50,7 @@ package struct ScrollViewPrefetcherStateMachine: Sendable {
     /// The number of items in the list; valid indices are `0..<itemCount`.
     public private(set) var itemCount: Int
     /// How the window is sized.
-    public let sizing: PrefetchWindowSizing
+    public let sizing: WindowSizing
     /// The most items the window holds ahead of the visible range (before clamping).
     public var windowSize: Int { sizing.maximumCount }
     /// The direction the window currently extends in.
@@ -96,7 +96,7 @@ package struct ScrollViewPrefetcherStateMachine: Sendable {
     ///   - sizing: how the window is sized.
     ///   - debounce: how long to collect changes before settling (at least
     ///   `.zero`; `.zero` settles at every change); see `timingAfterChange(at:)`.
-    public init(itemCount: Int, sizing: PrefetchWindowSizing, debounce: Duration = .milliseconds(50)) {
+    public init(itemCount: Int, sizing: WindowSizing, debounce: Duration = .milliseconds(50)) {
         precondition(itemCount >= 0, "itemCount must not be negative, got \(itemCount)")
         precondition(debounce >= .zero, "debounce must not be negative, got \(debounce)")
         self.debounce = debounce

@@ -10,7 +10,7 @@
 /// while a load asked for now is under way? This type owns both halves of
 /// that distance, so that the three places that ask it — the
 /// ``AdaptivePrefetchPolicy`` (in points, with fling physics), the SwiftUI
-/// window (``PrefetchWindowSizing/adaptive(_:)``, in items) and the paging
+/// window (`WindowSizing.adaptive`, in items) and the paging
 /// trigger (`PagingStateMachine.accessed(index:velocity:observedPageLatency:)`,
 /// in items) — cannot drift apart:
 /// - **the load time**: a running quantile of observed load durations

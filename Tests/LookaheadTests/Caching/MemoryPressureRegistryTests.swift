@@ -77,3 +77,22 @@ struct MemoryPressureRegistryTests {
         #expect(!quiet.trimsOnMemoryPressure)
     }
 }
+
+extension MemoryPressureRegistryTests {
+    @Test func goingToTheBackgroundTrimsOnceHoweverManySayIt() {
+        // Given a cache, and three observers that each report the app going to the background
+        let registry = MemoryPressureRegistry()
+        let cache = makeCache(registry)
+        registry.appDidEnterBackground()
+        registry.appDidEnterBackground()
+        registry.appDidEnterBackground()
+
+        // Then it gave back half, once
+        #expect(cache.totalCost == 50)
+
+        // And the next time the app goes away after being active, half again (in whole entries)
+        registry.appDidBecomeActive()
+        registry.appDidEnterBackground()
+        #expect(cache.totalCost == 20)
+    }
+}

@@ -55,8 +55,8 @@ struct AsyncFetcherTests {
         // When the prefetch is cancelled (the sample's cancelFetch would drop the cell's handler)
         fetcher.cancelFetch(7)
 
-        // Then the load keeps running and the cell still gets its value
-        #expect(fetcher.withScheduler { $0.phase(of: 7) } == .running(.normal))
+        // Then the load keeps running, at the display request's priority, and the cell still gets its value
+        #expect(fetcher.withScheduler { $0.phase(of: 7) } == .running(.high))
         gate.succeed(7, with: "seven")
         await fetcher.waitUntilIdle()
         #expect(gate.cancelled.isEmpty)
@@ -352,5 +352,26 @@ struct AsyncFetcherTests {
         #expect(deliveries.count == 1)
         #expect(gate.started.isEmpty)
         #expect(fetcher.statistics.cacheHits == 1)
+    }
+}
+
+/// One default for a display request's priority: `.high`, whichever call
+/// makes it; `.normal` for a prefetch.
+@Suite(.timeLimit(.minutes(1)))
+struct DisplayRequestPriorityTests {
+    @Test @MainActor func everyDisplayRequestDefaultsToHighAndAPrefetchToNormal() async {
+        let gate = LoadGate<Int, String>()
+        let fetcher = AsyncFetcher<Int, String>(maxConcurrentLoads: 1) { key in try await gate.load(key) }
+        fetcher.fetchAsync(0)
+        await gate.waitForStarts(1)
+        let prefetch = fetcher.fetchAsync(1)
+        let display = fetcher.fetchAsync(2) { _ in }
+        let onMain = fetcher.fetchOnMainActor(3) { _ in }
+        #expect(prefetch.priority == .normal)
+        #expect(display.priority == .high)
+        #expect(onMain.priority == .high)
+        for request in [prefetch, display, onMain] { request.cancel() }
+        gate.succeed(0, with: "zero")
+        await fetcher.waitUntilIdle()
     }
 }

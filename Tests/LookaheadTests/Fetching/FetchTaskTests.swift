@@ -146,12 +146,13 @@ struct FetchTaskTests {
         cached.cancel()
         request.priority = .veryHigh
 
-        // Then each completion ran once, with the value, and nothing changed
+        // Then each completion ran once, with the value, and nothing changed:
+        // the request keeps the display priority it was made with
         await fetcher.waitUntilIdle()
         #expect(try deliveries.all.map { try $0.get() } == ["four", "four"])
         #expect(!request.isPending)
         #expect(!cached.isPending)
-        #expect(request.priority == .normal)
+        #expect(request.priority == .high)
         #expect(fetcher.statistics.loadsCancelled == 0)
     }
 

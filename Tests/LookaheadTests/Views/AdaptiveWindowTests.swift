@@ -17,7 +17,7 @@ extension ScrollViewPrefetcherTests {
             var time = Duration.zero
             var updates: [ScrollViewPrefetcherStateMachine.Update] = []
 
-            init(itemCount: Int = 10_000, top: Int = 100, policy: PrefetchWindowSizing = .adaptive()) {
+            init(itemCount: Int = 10_000, top: Int = 100, policy: WindowSizing = .adaptive()) {
                 machine = ScrollViewPrefetcherStateMachine(itemCount: itemCount, sizing: policy)
                 self.top = top
                 for index in top..<(top + 10) { machine.appeared(index) }
@@ -46,7 +46,7 @@ extension ScrollViewPrefetcherTests {
             let prefetcher = ScrollViewPrefetcher(itemCount: 10) { _ in
             } cancel: { _ in
             }
-            #expect(prefetcher.windowSizing == .adaptive())
+            #expect(prefetcher.windowSizing == .adaptive)
             #expect(prefetcher.windowSize == 60)
         }
 

@@ -1,7 +1,9 @@
-// The photo grid: a LazyVGrid of fixed cells. Every row reports appearing
-// and disappearing to an observable row prefetcher (iOS 17); on iOS 18 the
-// scroll view's geometry and phases also drive the adaptive coordinator,
-// which knows the grid's frames from a UniformGridLayout.
+// The photo grid: a LazyVGrid of fixed cells, one prefetch path per iOS
+// version. On iOS 18 the scroll view's geometry drives the adaptive
+// coordinator, which knows the grid's frames (a UniformGridLayout), and each
+// cell's display request goes through it at the planner's priority. Below
+// iOS 18 the rows report appearing to a row prefetcher, and each cell asks
+// the fetcher itself.
 
 #if canImport(SwiftUI)
     import Lookahead
@@ -16,92 +18,92 @@
         static let spacing = 2.0
 
         @State private var store = PhotoStore()
-        @State private var rows: ObservableRowPrefetcher<Photo.ID, PhotoImage>?
-        @State private var coordinator: PrefetchCoordinator<Photo.ID, PhotoImage>?
 
         public init() {}
 
         public var body: some View {
             GeometryReader { geometry in
-                ScrollView {
-                    LazyVGrid(
-                        columns: Array(repeating: GridItem(.flexible(), spacing: Self.spacing), count: Self.columns),
-                        spacing: Self.spacing
-                    ) {
-                        ForEach(Array(store.photos.enumerated()), id: \.element.id) { index, photo in
-                            PhotoCell(photo: photo, fetcher: store.fetcher)
-                                .aspectRatio(1, contentMode: .fill)
-                                .modifier(RowReporting(index: index, rows: rows?.prefetcher))
-                        }
+                if #available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *) {
+                    CoordinatedGrid(store: store, width: geometry.size.width)
+                } else {
+                    RowReportingGrid(store: store)
+                }
+            }
+        }
+
+        static var gridColumns: [GridItem] {
+            Array(repeating: GridItem(.flexible(), spacing: spacing), count: columns)
+        }
+    }
+
+    /// iOS 18: the coordinator plans from the scroll geometry; cells ask through it.
+    @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
+    @MainActor
+    private struct CoordinatedGrid: View {
+        let store: PhotoStore
+        @State private var coordinator: PrefetchCoordinator<Photo.ID, PhotoImage>
+
+        init(store: PhotoStore, width: Double) {
+            self.store = store
+            let ids = store.photos.map(\.id)
+            let layout = UniformGridLayout(
+                width: max(width, 1), columns: PhotoGridView.columns, itemCount: ids.count,
+                spacing: PhotoGridView.spacing, aspectRatio: 1)
+            _coordinator = State(
+                initialValue: PrefetchCoordinator(
+                    fetcher: store.fetcher, layoutSource: FixedLayoutSource(layout: layout)
+                ) {
+                    path in ids.indices.contains(path.item) ? ids[path.item] : nil
+                })
+        }
+
+        var body: some View {
+            ScrollView {
+                LazyVGrid(columns: PhotoGridView.gridColumns, spacing: PhotoGridView.spacing) {
+                    ForEach(Array(store.photos.enumerated()), id: \.element.id) { index, photo in
+                        FetchedContent(photo.id, at: index, in: coordinator) { image in PhotoCell(image: image) }
                     }
                 }
-                .modifier(ScrollReporting(coordinator: coordinator))
-                .onAppear { setUp(width: geometry.size.width) }
             }
-        }
-
-        private func setUp(width: Double) {
-            guard rows == nil else { return }
-            let ids = store.photos.map(\.id)
-            rows = ObservableRowPrefetcher(prefetcher: Prefetcher(fetcher: store.fetcher), keys: ids)
-            // iOS 18: the grid's frames are known, so the adaptive coordinator can plan from the geometry.
-            let layout = UniformGridLayout(
-                width: width, columns: Self.columns, itemCount: ids.count, spacing: Self.spacing, aspectRatio: 1)
-            coordinator = PrefetchCoordinator(fetcher: store.fetcher, layoutSource: FixedLayoutSource(layout: layout)) {
-                path in ids.indices.contains(path.item) ? ids[path.item] : nil
-            }
+            .lookaheadScrolling(coordinator)
         }
     }
 
-    /// Below iOS 18: every row reports its appearance.
+    /// Below iOS 18: rows report appearing to a row prefetcher; cells ask the fetcher.
+    @available(iOS 17, macOS 14, *)
     @MainActor
-    private struct RowReporting: ViewModifier {
-        let index: Int
-        let rows: RowPrefetcher<Photo.ID, PhotoImage>?
+    private struct RowReportingGrid: View {
+        let store: PhotoStore
+        @State private var rows: ObservableRowPrefetcher<Photo.ID, PhotoImage>
 
-        @ViewBuilder
-        func body(content: Content) -> some View {
-            if let rows {
-                content.lookaheadPrefetch(index, in: rows)
-            } else {
-                content
-            }
+        init(store: PhotoStore) {
+            self.store = store
+            _rows = State(
+                initialValue: ObservableRowPrefetcher(
+                    prefetcher: Prefetcher(fetcher: store.fetcher), keys: store.photos.map(\.id)))
         }
-    }
 
-    /// From iOS 18: the scroll view's geometry drives the coordinator.
-    @MainActor
-    private struct ScrollReporting: ViewModifier {
-        let coordinator: PrefetchCoordinator<Photo.ID, PhotoImage>?
-
-        @ViewBuilder
-        func body(content: Content) -> some View {
-            if let coordinator {
-                if #available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *) {
-                    content.lookaheadScrolling(coordinator)
-                } else {
-                    content
+        var body: some View {
+            ScrollView {
+                LazyVGrid(columns: PhotoGridView.gridColumns, spacing: PhotoGridView.spacing) {
+                    ForEach(Array(store.photos.enumerated()), id: \.element.id) { index, photo in
+                        FetchedContent(photo.id, from: store.fetcher) { image in PhotoCell(image: image) }
+                            .lookaheadPrefetch(index, in: rows.prefetcher)
+                    }
                 }
-            } else {
-                content
             }
         }
     }
 
-    /// One photo: shown from the cache at once, or loaded at high priority.
+    /// One photo: its image, or a placeholder while it loads.
     @MainActor
     private struct PhotoCell: View {
-        let photo: Photo
-        let fetcher: AsyncFetcher<Photo.ID, PhotoImage>
-        @State private var image: PhotoImage?
+        let image: PhotoImage?
 
         var body: some View {
             Rectangle()
                 .fill(image.map { Color(hue: $0.hue, saturation: 0.6, brightness: 0.9) } ?? Color.gray.opacity(0.2))
-                .task(id: photo.id) {
-                    image = fetcher.fetchedData(for: photo.id)
-                    if image == nil { image = try? await fetcher.value(for: photo.id) }
-                }
+                .aspectRatio(1, contentMode: .fill)
         }
     }
 #endif

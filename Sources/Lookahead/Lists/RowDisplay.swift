@@ -1,0 +1,99 @@
+// The display request of one row of a SwiftUI list, from its appearing to its
+// disappearing: the same requests UIKit cells make, through a fetcher or a
+// coordinator, lowered or withdrawn when the row goes. Portable and tested
+// here; LookaheadSwiftUI's FetchedContent only forwards to it.
+
+/// What a row does with its display request when it disappears.
+///
+/// As Nuke's `LazyImage` offers (`onDisappear(.lowerPriority)` / `.cancel`).
+public enum DisappearBehavior: Sendable, Hashable {
+    /// The request is withdrawn: its load stops unless something else wants it.
+    case cancel
+    /// The request stays, at `.low` (or as the coordinator ranks a cell that
+    /// left): a row scrolled back into view gets its value without a new load.
+    case lowerPriority
+}
+
+/// The display request of one row: made when it appears (unless its value is
+/// cached), raised again if it reappears, lowered or withdrawn when it goes.
+@MainActor
+package final class RowDisplay<Key: Hashable & Sendable, Value: Sendable> {
+    /// Where a row's request goes.
+    package enum Source {
+        /// Straight to a fetcher, at a fixed priority.
+        case fetcher(AsyncFetcher<Key, Value>, priority: FetchPriority)
+        /// Through a coordinator that drives the list: at the planner's
+        /// priority, re-ranked each frame like a UIKit cell's.
+        case coordinator(PrefetchCoordinator<Key, Value>, path: ItemPath)
+    }
+
+    private let onDisappear: DisappearBehavior
+    private var request: FetchTask?
+    private var key: Key?
+    /// Bumped by every new request, so that a late completion of an older
+    /// one (for another key) is ignored.
+    private var generation = 0
+
+    package init(onDisappear: DisappearBehavior) {
+        self.onDisappear = onDisappear
+    }
+
+    /// The row showing `key` appeared: returns its cached value at once, or
+    /// asks for it (raising a request lowered when the row left) and hands
+    /// it to `deliver` on the main actor when it arrives.
+    package func appeared(
+        key: Key, from source: Source, deliver: @escaping @MainActor (Value) -> Void
+    ) -> Value? {
+        if let value = cached(key, in: source) { return value }
+        if key == self.key, let request, request.isPending {
+            switch source {
+            case .fetcher(_, let priority): request.priority = priority
+            case .coordinator(let coordinator, let path):
+                coordinator.willDisplayItem(at: path)
+            }
+            return nil
+        }
+        request?.cancel()
+        self.key = key
+        generation += 1
+        let generation = self.generation
+        let completion: @MainActor @Sendable (Result<Value, any Error>) -> Void = { [weak self] result in
+            guard let self, self.generation == generation, case .success(let value) = result else { return }
+            deliver(value)
+        }
+        switch source {
+        case .fetcher(let fetcher, let priority):
+            request = fetcher.fetchOnMainActor(key, priority: priority, completion: completion)
+        case .coordinator(let coordinator, let path):
+            request = coordinator.requestDisplay(at: path, completion: completion)
+        }
+        return nil
+    }
+
+    /// The row disappeared: its request is lowered or withdrawn, as the row said.
+    package func disappeared(from source: Source) {
+        guard let request, request.isPending else { return }
+        switch (onDisappear, source) {
+        case (.cancel, _):
+            request.cancel()
+            self.request = nil
+        case (.lowerPriority, .fetcher):
+            request.priority = .low
+        case (.lowerPriority, .coordinator(let coordinator, let path)):
+            coordinator.didEndDisplayingItem(at: path)
+        }
+    }
+
+    /// The row went away for good: its request is withdrawn.
+    package func ended() {
+        request?.cancel()
+        request = nil
+    }
+
+    private func cached(_ key: Key, in source: Source) -> Value? {
+        switch source {
+        case .fetcher(let fetcher, _): fetcher.fetchedData(for: key)
+        case .coordinator(let coordinator, _): coordinator.fetcher.fetchedData(for: key)
+        }
+    }
+}
