@@ -5,6 +5,6 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Run release-build benchmarks against their baselines.",
-        subcommands: [BenchEngineCommand.self, BenchPlannerCommand.self]
+        subcommands: [BenchEngineCommand.self, BenchPlannerCommand.self, BenchCoordinatorCommand.self]
     )
 }

@@ -46,7 +46,7 @@ struct URLSessionLoaderTests {
     }
 
     /// Polls `condition` until it holds, failing after `timeout`.
-    func waitUntil(_ message: String, timeout: Duration = .seconds(20), _ condition: () -> Bool) async throws {
+    func waitUntil(_ message: String, timeout: Duration = .seconds(40), _ condition: () -> Bool) async throws {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         while !condition() {
@@ -169,7 +169,8 @@ struct URLSessionLoaderTests {
                 return try await loader.data(from: url, context: context)
             }
             let request = fetcher.fetchAsync(8, priority: .high) { _ in }
-            try await waitUntil("the task was made") { !seen.withLock { $0.isEmpty } }
+            // The server holds it: cancelled later, it is the client the server sees leave.
+            try await waitUntil("the server has the request") { server.statistics.inFlight == 1 }
             let (task, context) = seen.withLock { $0[0] }
             #expect(!context.isPrefetch)
             #expect(task.task.priority == URLSessionLoader.taskPriority(for: .high))

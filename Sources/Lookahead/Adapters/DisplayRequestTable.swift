@@ -86,14 +86,16 @@ final class DisplayRequestTable<Path: Hashable & Sendable> {
         for request in withdrawn { request.cancel() }
     }
 
-    /// Sets each waiting request's priority to what `priority` says for its path.
-    func reprioritize(_ priority: (Path) -> FetchPriority) {
-        for (path, entry) in requests { entry.request.priority = priority(path) }
+    /// The request waiting at `path`, if any.
+    func request(at path: Path) -> FetchTask? {
+        requests[path]?.request
     }
 
-    /// Sets the priority of the request waiting at `path`, if any.
-    func reprioritize(at path: Path, to priority: FetchPriority) {
-        requests[path]?.request.priority = priority
+    /// Adds the re-ranking of the waiting requests `ranks` names to `batch`.
+    func add<Key>(_ ranks: [(path: Path, priority: FetchPriority)], to batch: inout FetchBatch<Key>) {
+        for (path, priority) in ranks {
+            if let request = requests[path]?.request { batch.priorities.append((request, priority)) }
+        }
     }
 
     /// The paths with a request waiting.

@@ -46,6 +46,8 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
     private var lastFrame: ScrollFrame?
     /// Carousel reports made before the feed's first frame, planned with it.
     private var waitingScrolls: [NestedPrefetchPlanner.CarouselScroll] = []
+    /// The requests held, and what each frame does to them.
+    package private(set) var requests = CoordinatorCore<NestedItemPath>(datesPrefetches: false)
     /// The outstanding prefetches.
     private var prefetches = PrefetchRequestTable<NestedItemPath, Key>()
     private let displayRequests = DisplayRequestTable<NestedItemPath>()
@@ -193,14 +195,18 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
     public func requestDisplay(
         at path: NestedItemPath, completion: @escaping @MainActor @Sendable (Result<Value, any Error>) -> Void
     ) -> FetchTask? {
-        displayRequests.request(
-            at: path, key: key(path), from: fetcher, priority: planner.displayPriority(for: path),
-            completion: completion)
+        let priority = planner.displayPriority(for: path)
+        requests.displayRequested(at: path, priority: priority)
+        let request = displayRequests.request(
+            at: path, key: key(path), from: fetcher, priority: priority, completion: completion)
+        if request?.isPending != true { requests.displayEnded(at: path) }
+        return request
     }
 
     /// The cell showing `path` left the screen: its display request is withdrawn.
     public func didEndDisplayingItem(at path: NestedItemPath) {
         displayRequests.cancel(at: path)
+        requests.displayEnded(at: path)
     }
 
     /// The display requests still waiting, by path. For tests.
@@ -211,6 +217,7 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
 
     private func endDisplaying(row: Int) {
         displayRequests.cancel { $0.row == row }
+        for path in requests.displays.keys where path.row == row { requests.displayEnded(at: path) }
     }
 
     // MARK: - Changes
@@ -218,8 +225,8 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
     /// The feed was replaced (`reloadData()`): every prefetch and display
     /// request is withdrawn, and planning starts afresh on `layout`.
     public func reloadData(layout: CarouselFeedLayout) {
-        cancel(planner.cancelAll().cancel)
-        prefetches.cancelAll(on: fetcher)
+        _ = planner.cancelAll()
+        perform(requests.reset())
         displayRequests.cancelAll()
         planner = NestedPrefetchPlanner(
             layout: layout, policy: policy, carouselPolicy: carouselPolicy,
@@ -301,7 +308,8 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
     /// Moves each prefetch and display request to its item's new path;
     /// withdraws those whose item is gone.
     private func remap(_ newPath: (NestedItemPath) -> NestedItemPath?) {
-        prefetches.remap(newPath, on: fetcher)
+        perform(requests.remap(newPath))
+        prefetches.remap(newPath)
         displayRequests.remap(newPath)
     }
 
@@ -309,26 +317,27 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
 
     private func plan(_ frame: ScrollFrame, scrolls: [NestedPrefetchPlanner.CarouselScroll]) {
         lastFrame = frame
-        let queue = LoadQueueState(pending: fetcher.pendingLoadCount, maxConcurrentLoads: fetcher.maxConcurrentLoads)
-        let update = planner.update(frame, carousels: scrolls, loadQueue: queue)
+        let update = planner.update(frame, carousels: scrolls, loadQueue: fetcher.loadQueue)
         // Consumed: what is on screen now is the cells' business.
-        if !prefetches.keys.isEmpty {
-            for row in planner.visibleRows {
-                for item in planner.visibleSpan(ofRow: row) {
-                    prefetches.consume(at: NestedItemPath(row: row, item: item))
-                }
-            }
+        let planner = self.planner
+        var visible: [NestedItemPath] = []
+        for row in planner.visibleRows {
+            for item in planner.visibleSpan(ofRow: row) { visible.append(NestedItemPath(row: row, item: item)) }
         }
-        cancel(update.cancel)
-        for path in update.prefetch {
-            guard let key = key(path) else { continue }
-            prefetches.prefetch(key, at: path, from: fetcher, priority: prefetchPriority)
-        }
-        displayRequests.reprioritize { planner.displayPriority(for: $0) }
+        let held = requests.consumed.isEmpty ? [] : planner.prefetched
+        perform(
+            requests.planned(
+                update, visible: visible, deadlines: [], displayPriority: planner.displayPriority(for:),
+                isHeld: { held.contains($0) }))
     }
 
-    private func cancel(_ paths: [NestedItemPath]) {
-        for path in paths { prefetches.cancel(at: path, on: fetcher) }
+    /// Performs a frame's (or a change's) actions on the fetcher, in one batch.
+    private func perform(_ actions: CoordinatorCore<NestedItemPath>.Actions) {
+        var batch = FetchBatch<Key>()
+        batch.prefetchPriority = prefetchPriority
+        let made = prefetches.add(actions, key: key, to: &batch)
+        displayRequests.add(actions.rank, to: &batch)
+        prefetches.adopt(fetcher.perform(batch), for: made)
     }
 }
 

@@ -45,20 +45,24 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     public let fetcher: AsyncFetcher<Key, Value>
     /// Where the item frames come from.
     public let layoutSource: any PrefetchLayoutSource
+    /// The decisions: frames, the sampled layout, the planner, the requests held.
+    package private(set) var core: PrefetchCoordinatorCore
     /// The planner's state: what is prefetched, the last frame's visible items.
-    package private(set) var planner: PrefetchPlanner
+    package var planner: PrefetchPlanner { core.planner }
     /// The priority of prefetches; below display requests (`.high`).
     public var prefetchPriority: FetchPriority = .normal
-    /// Whether prefetches are re-dated every frame with when the policy
-    /// predicts their items are needed (`PrefetchPlanner.deadlines`; the
-    /// adaptive policy predicts them), so that the fetcher starts queued
-    /// prefetches earliest-due first rather than in the order they were
-    /// asked for. On by default.
-    public var datesPrefetches = true
+    /// Whether prefetches are re-dated with when the policy predicts their
+    /// items are needed (the adaptive policy predicts them), so that the
+    /// fetcher starts queued prefetches earliest-due first rather than in
+    /// the order they were asked for. On by default.
+    public var datesPrefetches: Bool {
+        get { core.datesPrefetches }
+        set { core.datesPrefetches = newValue }
+    }
     /// How many screens of frames are sampled on each side of the viewport:
     /// more than any policy looks ahead (the adaptive one reaches 6 screens
     /// and keeps what it asked for within 1.5 times that).
-    public let sampledScreens: Double
+    public var sampledScreens: Double { core.sampledScreens }
 
     /// Records the scroll as a trace for `lookahead tune` while set; `nil`
     /// (off) by default. Switch it on in one line —
@@ -71,10 +75,6 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     public var latencyProfile: LatencyProfile?
 
     private let key: @MainActor (ItemPath) -> Key?
-    private var tracker = ScrollTracker()
-    private var layout = SampledLayout.empty
-    private var needsSample = true
-    private var needsReload = true
     /// The outstanding prefetches.
     private var prefetches = PrefetchRequestTable<ItemPath, Key>()
     /// The key each outstanding prefetch was made for.
@@ -106,19 +106,15 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
         sampledScreens: Double = 10,
         key: @escaping @MainActor (ItemPath) -> Key?
     ) {
-        precondition(
-            sampledScreens >= 7 && sampledScreens <= 100,
-            "PrefetchCoordinator: sampledScreens must be within 7...100, got \(sampledScreens)")
         self.fetcher = fetcher
         self.layoutSource = layoutSource
-        self.sampledScreens = sampledScreens
         self.key = key
-        self.planner = PrefetchPlanner(layout: SampledLayout.empty, policy: policy)
+        self.core = PrefetchCoordinatorCore(policy: policy, sampledScreens: sampledScreens)
         // The policy learns how long the fetcher's loads take.
         loadObservation = fetcher.observe { [weak self] event in
             guard case .succeeded(_, let duration) = event else { return }
             Task { @MainActor [weak self] in
-                self?.planner.observeLoadDuration(duration)
+                self?.core.observeLoadDuration(duration)
                 self?.latencyProfile?.record(duration)
             }
         }
@@ -136,10 +132,13 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     /// - Complexity: O(log n + window), plus O(sample) when the viewport
     ///   nears the edge of the sampled frames.
     public func scrollViewDidScroll(contentOffset: Point, viewportSize: Size, at time: Duration) {
-        let announcesTarget = tracker.hasPendingTarget
-        guard let frame = tracker.frame(contentOffset: contentOffset, viewportSize: viewportSize, time: time)
-        else { return }
-        plan(frame, announcesTarget: announcesTarget)
+        let announcesTarget = core.hasPendingTarget
+        let source = layoutSource
+        let planned = core.scrolled(
+            contentOffset: contentOffset, viewportSize: viewportSize, at: time, loadQueue: fetcher.loadQueue,
+            contentSize: source.contentSize
+        ) { SampledLayout(source: source, band: $0) }
+        perform(planned, announcesTarget: announcesTarget)
     }
 
     /// A drag ended: plans at once with the velocity and the target offset
@@ -157,10 +156,9 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     public func scrollViewWillEndDragging(
         velocity: Double, targetContentOffset: Point, contentOffset: Point, viewportSize: Size, at time: Duration
     ) {
-        let frame = tracker.frameAnnouncing(
-            target: targetContentOffset, contentOffset: contentOffset, viewportSize: viewportSize, time: time,
-            velocity: velocity)
-        if let frame { plan(frame, announcesTarget: true) }
+        announce(
+            target: targetContentOffset, velocity: velocity, contentOffset: contentOffset, viewportSize: viewportSize,
+            at: time)
     }
 
     /// The app is about to scroll with an animation: plans at once for where
@@ -183,9 +181,20 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     public func scrollViewWillAnimateScroll(
         to targetContentOffset: Point, contentOffset: Point, viewportSize: Size, at time: Duration
     ) {
-        let frame = tracker.frameAnnouncing(
-            target: targetContentOffset, contentOffset: contentOffset, viewportSize: viewportSize, time: time)
-        if let frame { plan(frame, announcesTarget: true) }
+        announce(
+            target: targetContentOffset, velocity: nil, contentOffset: contentOffset, viewportSize: viewportSize,
+            at: time)
+    }
+
+    private func announce(
+        target: Point, velocity: Double?, contentOffset: Point, viewportSize: Size, at time: Duration
+    ) {
+        let source = layoutSource
+        let planned = core.announced(
+            target: target, velocity: velocity, contentOffset: contentOffset, viewportSize: viewportSize, at: time,
+            loadQueue: fetcher.loadQueue, contentSize: source.contentSize
+        ) { SampledLayout(source: source, band: $0) }
+        perform(planned, announcesTarget: true)
     }
 
     /// The app is about to scroll with an animation, where it cannot time a
@@ -210,7 +219,7 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     /// - Parameter targetContentOffset: where the scroll will come to rest;
     ///   one with non-finite numbers is ignored.
     public func scrollViewWillAnimateScroll(to targetContentOffset: Point) {
-        tracker.announceAtNextReport(target: targetContentOffset)
+        core.announceAtNextReport(target: targetContentOffset)
     }
 
     /// A drag ended in a deceleration whose target the view does not report
@@ -231,10 +240,12 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     public func scrollViewWillDecelerate(
         velocity: Double, contentOffset: Point, viewportSize: Size, at time: Duration
     ) {
-        let frame = tracker.frameDecelerating(
-            velocity: velocity, contentOffset: contentOffset, viewportSize: viewportSize,
-            maxOffset: layoutSource.contentSize.height - viewportSize.height, time: time)
-        if let frame { plan(frame, announcesTarget: true) }
+        let source = layoutSource
+        let planned = core.decelerating(
+            velocity: velocity, contentOffset: contentOffset, viewportSize: viewportSize, at: time,
+            loadQueue: fetcher.loadQueue, contentSize: source.contentSize
+        ) { SampledLayout(source: source, band: $0) }
+        perform(planned, announcesTarget: true)
     }
 
     /// A new drag began, a deceleration ended or an animated scroll arrived:
@@ -242,7 +253,7 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     /// `scrollViewWillBeginDragging`, `scrollViewDidEndDecelerating`,
     /// `scrollViewDidEndScrollingAnimation` and `scrollViewDidScrollToTop`.
     public func scrollViewDidEndFling() {
-        tracker.endFling()
+        core.motionEnded()
     }
 
     // MARK: - Cells
@@ -260,8 +271,9 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     ) -> FetchTask? {
         paging?.accessed(path)
         let request = displayRequests.request(
-            at: path, key: key(path), from: fetcher, priority: planner.displayPriority(for: path),
+            at: path, key: key(path), from: fetcher, priority: core.displayRequested(at: path),
             completion: completion)
+        if request?.isPending != true { core.displayEnded(at: path) }
         if request?.isPending == false { signposts?.cacheHit() }
         return request
     }
@@ -270,13 +282,15 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     /// be reused: its display request is withdrawn.
     public func didEndDisplayingItem(at path: ItemPath) {
         displayRequests.cancel(at: path)
+        core.displayEnded(at: path)
     }
 
     /// The cell showing `path` is displayed (`willDisplay`), perhaps again
     /// without a new `cellForItemAt`: its display request, if it has one,
     /// is ranked now at the planner's priority.
     public func willDisplayItem(at path: ItemPath) {
-        displayRequests.reprioritize(at: path, to: planner.displayPriority(for: path))
+        guard let request = displayRequests.request(at: path) else { return }
+        request.priority = core.displayRequested(at: path)
     }
 
     /// The display requests still waiting, by index path. For tests.
@@ -287,12 +301,12 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     /// Prefetches the items at `paths`, for an app that keeps UIKit's own
     /// prefetch window (`prefetchItemsAt`) rather than the planner's.
     public func prefetchItems(at paths: [ItemPath]) {
-        prefetch(paths)
+        performOutsideFrame(core.requests(prefetching: paths))
     }
 
     /// Withdraws the prefetches of the items at `paths` (`cancelPrefetchingForItemsAt`).
     public func cancelPrefetchingForItems(at paths: [ItemPath]) {
-        cancel(paths)
+        performOutsideFrame(core.requests(cancellingPrefetchesOf: paths))
     }
 
     // MARK: - Changes
@@ -302,12 +316,8 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     /// layout. Call it after `reloadData()`, or after applying a snapshot
     /// that replaced the list.
     public func reloadData() {
-        cancel(planner.reload(layout: SampledLayout.empty).cancel)
-        prefetches.cancelAll(on: fetcher)
+        performOutsideFrame(core.reloaded())
         displayRequests.cancelAll()
-        needsSample = true
-        needsReload = true
-        tracker.reset()
         paging?.listChanged()
     }
 
@@ -318,17 +328,16 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     ///
     /// - Complexity: O(window + display requests).
     public func applyUpdates(newPath: (ItemPath) -> ItemPath?) {
-        prefetches.remap(newPath, on: fetcher)
+        performOutsideFrame(core.updated(newPath: newPath))
+        prefetches.remap(newPath)
         displayRequests.remap(newPath)
-        planner.applyUpdates(layout: layout, newPath: newPath)
-        needsSample = true
         paging?.listChanged()
     }
 
     /// The layout changed without the items changing (a new width, other
     /// cell sizes): frames are sampled again on the next frame.
     public func invalidateLayout() {
-        needsSample = true
+        core.layoutInvalidated()
     }
 
     /// Gives memory back on a memory warning: the fetcher's cache is trimmed
@@ -339,22 +348,40 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
 
     // MARK: - Planning
 
-    private func plan(_ frame: ScrollFrame, announcesTarget: Bool = false) {
+    /// What to add to a frame's time to place it on the fetcher's timeline:
+    /// measured once, so that a deadline given on an earlier frame and one
+    /// given now are placed alike (both clocks run at one rate).
+    private var frameToTimeline: Duration?
+
+    private func timelineOffset(at time: Duration) -> Duration {
+        if let frameToTimeline { return frameToTimeline }
+        let offset = fetcher.timelineNow - time
+        frameToTimeline = offset
+        return offset
+    }
+
+    /// Performs actions taken between frames (no deadlines to place).
+    private func performOutsideFrame(_ actions: CoordinatorCore<ItemPath>.Actions) {
+        var batch = FetchBatch<Key>()
+        batch.prefetchPriority = prefetchPriority
+        let made = prefetches.add(actions, key: key, to: &batch)
+        prefetches.adopt(fetcher.perform(batch), for: made)
+    }
+
+    /// Performs a planned frame: its requests in one batch on the fetcher,
+    /// then paging and the trace.
+    private func perform(_ planned: PrefetchCoordinatorCore.Frame?, announcesTarget: Bool) {
+        guard let planned else { return }
         signposts?.planningBegan()
         defer { signposts?.planningEnded() }
-        sampleIfNeeded(around: frame)
-        if traceRecorder != nil { record(frame, announcesTarget: announcesTarget) }
-        let queue = LoadQueueState(
-            pending: fetcher.pendingLoadCount,
-            maxConcurrentLoads: fetcher.maxConcurrentLoads)
-        let update = planner.update(frame, loadQueue: queue)
-        // Consumed: what is on screen now is the cells' business.
-        for path in planner.visibleItems { prefetches.consume(at: path) }
-        cancel(update.cancel)
-        prefetch(update.prefetch)
-        if datesPrefetches { datePrefetches(at: frame.time) }
-        displayRequests.reprioritize { planner.displayPriority(for: $0) }
-        paging?.scrolled(frame, prefetched: update.prefetch, layout: layout)
+        var batch = FetchBatch<Key>()
+        batch.prefetchPriority = prefetchPriority
+        let made = prefetches.add(
+            planned.actions, key: key, timelineOffset: timelineOffset(at: planned.frame.time), to: &batch)
+        displayRequests.add(planned.actions.rank, to: &batch)
+        prefetches.adopt(fetcher.perform(batch), for: made)
+        if traceRecorder != nil { record(planned.frame, announcesTarget: announcesTarget) }
+        paging?.scrolled(planned.frame, prefetched: planned.prefetched, layout: core.layout)
     }
 
     /// Records `frame` in the trace, describing the screen and the items
@@ -376,57 +403,5 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
         }
         recorder.record(frame, targetOffset: announcesTarget ? frame.targetOffset?.y : nil)
         traceRecorder = recorder
-    }
-
-    private func prefetch(_ paths: [ItemPath]) {
-        for path in paths {
-            guard let key = key(path) else { continue }
-            prefetches.prefetch(key, at: path, from: fetcher, priority: prefetchPriority)
-        }
-    }
-
-    private func cancel(_ paths: [ItemPath]) {
-        for path in paths { prefetches.cancel(at: path, on: fetcher) }
-    }
-
-    /// Re-dates the prefetches the policy predicted a time for: the fetcher
-    /// takes a deadline as "this long from now", and `time` is now.
-    private func datePrefetches(at time: Duration) {
-        for (path, deadline) in planner.deadlines {
-            prefetches.request(at: path)?.setDeadline(deadline - time)
-        }
-    }
-
-    /// Samples the source's frames again if the viewport, what the policy may
-    /// look at, or the fling's landing leaves the sampled band, or the
-    /// content changed size.
-    private func sampleIfNeeded(around frame: ScrollFrame) {
-        let visible = frame.visibleRect
-        let screen = visible.height
-        let contentSize = layoutSource.contentSize
-        var low = visible.minY - (sampledScreens - 2) * screen
-        var high = visible.maxY + (sampledScreens - 2) * screen
-        let landingY =
-            frame.targetOffset?.y ?? visible.minY + ScrollPhysics.projectedDistance(velocity: frame.velocity)
-        low = min(low, landingY - screen)
-        high = max(high, landingY + 2 * screen)
-        let band = layout.band
-        let covered =
-            band.minY <= max(0, low) && band.maxY >= min(contentSize.height, high) && band.width > 0
-        guard needsSample || !covered || contentSize != layout.contentSize else { return }
-        let top = max(0, min(low, visible.minY - sampledScreens * screen))
-        let bottom = max(top, max(high, visible.maxY + sampledScreens * screen))
-        let sampleRect = Rect(x: 0, y: top, width: max(contentSize.width, visible.maxX), height: bottom - top)
-        let counts = (0..<max(0, layoutSource.numberOfSections)).map { layoutSource.numberOfItems(inSection: $0) }
-        layout = SampledLayout(
-            contentSize: contentSize, itemCounts: counts, band: sampleRect,
-            reported: layoutSource.itemFrames(in: sampleRect))
-        if needsReload {
-            cancel(planner.reload(layout: layout).cancel)
-            needsReload = false
-        } else {
-            planner.applyUpdates(layout: layout) { $0 }
-        }
-        needsSample = false
     }
 }

@@ -15,27 +15,27 @@
 /// ## Invariants
 /// - `byMinY` holds every sampled item once, ascending by `minY`.
 /// - Every sampled path is valid for `sections`.
-struct SampledLayout: CollectionLayout {
-    let contentSize: Size
+package struct SampledLayout: CollectionLayout {
+    package let contentSize: Size
     let sections: SectionTable
     /// The rectangle whose items were sampled.
-    let band: Rect
+    package let band: Rect
     let frames: [ItemPath: Rect]
     private let byMinY: [ItemFrame]
     private let tallestItem: Double
     private let rowPitch: Double
     private let flatRange: ClosedRange<Int>?
-    let columns: Int
+    package let columns: Int
 
     /// A layout with no items, before the first frame.
-    static let empty = SampledLayout(contentSize: .zero, itemCounts: [], band: .zero, reported: [])
+    package static let empty = SampledLayout(contentSize: .zero, itemCounts: [], band: .zero, reported: [])
 
     /// Keeps the reported frames that are valid — a path in range, a finite
     /// rectangle — and drops the others: a layout and its data source may
     /// briefly disagree during an update, and that must not trap.
     ///
     /// - Complexity: O(sections + k log k) for k frames.
-    init(contentSize: Size, itemCounts: [Int], band: Rect, reported: [ItemFrame]) {
+    package init(contentSize: Size, itemCounts: [Int], band: Rect, reported: [ItemFrame]) {
         self.contentSize = contentSize
         let sections = SectionTable(itemCounts: itemCounts.map { max(0, $0) }, layoutName: "SampledLayout")
         self.sections = sections
@@ -73,16 +73,16 @@ struct SampledLayout: CollectionLayout {
         }
     }
 
-    var numberOfSections: Int { sections.numberOfSections }
-    func numberOfItems(inSection section: Int) -> Int { sections.numberOfItems(inSection: section) }
-    var totalItemCount: Int { sections.totalItemCount }
-    func flatIndex(of path: ItemPath) -> Int { sections.flatIndex(of: path) }
-    func itemPath(atFlatIndex index: Int) -> ItemPath { sections.itemPath(atFlatIndex: index) }
+    package var numberOfSections: Int { sections.numberOfSections }
+    package func numberOfItems(inSection section: Int) -> Int { sections.numberOfItems(inSection: section) }
+    package var totalItemCount: Int { sections.totalItemCount }
+    package func flatIndex(of path: ItemPath) -> Int { sections.flatIndex(of: path) }
+    package func itemPath(atFlatIndex index: Int) -> ItemPath { sections.itemPath(atFlatIndex: index) }
 
     /// The sampled frame, or one extrapolated outside the band.
     ///
     /// - Complexity: O(1).
-    func frame(at path: ItemPath) -> Rect {
+    package func frame(at path: ItemPath) -> Rect {
         if let frame = frames[path] { return frame }
         let width = contentSize.width / Double(columns)
         let flat = sections.flatIndex(of: path)
@@ -104,7 +104,7 @@ struct SampledLayout: CollectionLayout {
     ///
     /// - Complexity: O(log k + m log m), m the items whose top lies within
     ///   the tallest item's height above `rect`.
-    func itemPaths(in rect: Rect) -> [ItemPath] {
+    package func itemPaths(in rect: Rect) -> [ItemPath] {
         let start = LayoutSearch.partitionPoint(in: byMinY.indices) { index in
             byMinY[index].frame.minY > rect.minY - tallestItem
         }

@@ -10,7 +10,7 @@
 /// reports, and keeps an announced target — a drag's end, an animated
 /// scroll's — on every frame of the motion it announced, until the motion
 /// ends or a new drag begins.
-struct ScrollTracker: Sendable {
+package struct ScrollTracker: Sendable {
     /// The velocity between reports: the library's one estimator, as a
     /// finite difference (a scroll view's velocity is per frame, not smoothed).
     private var velocity = VelocityEstimator(timeConstant: .zero)

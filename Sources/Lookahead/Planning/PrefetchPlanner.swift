@@ -30,6 +30,10 @@ package struct PrefetchPlanner: Sendable {
     ///
     /// - Complexity: O(1).
     public var prefetchedPaths: [ItemPath] { held }
+
+    /// Whether the window holds `path` prefetched.
+    /// - Complexity: O(log window).
+    package func holds(_ path: ItemPath) -> Bool { Self.contains(path, inAscending: held) }
     /// The items intersecting the last frame's visible rect, ascending.
     public private(set) var visibleItems: [ItemPath] = []
     /// The direction of travel.

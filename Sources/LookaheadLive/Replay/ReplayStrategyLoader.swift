@@ -6,15 +6,14 @@ import LookaheadSimulation
 
 /// Performs a ``StrategyDriver``'s loads on the real stack.
 ///
-/// - a prefetch is `fetchAsync(key)`, and its withdrawal `cancelFetch(key)`,
-///   which are the scheduler calls the simulator makes;
+/// - a coordinator frame's actions are one batch on the fetcher, as
+///   `PrefetchCoordinator` performs them (prefetches withdrawn by their own
+///   request);
 /// - a `Prefetcher` (`nuke`, `swiftui`) is a real ``Prefetcher`` with its
 ///   default settings (2 at a time, `.low`);
-/// - a visible cell's display request is `value(for:priority:)` in a task
-///   the cell owns and cancels when it leaves; the task starts immediately,
-///   so the request is registered before the frame goes on, in the
-///   simulator's order. A raised priority registers the new request before
-///   withdrawing the old one;
+/// - a visible cell's display request is a `fetchAsync` with a completion,
+///   re-ranked by its handle and withdrawn when the cell leaves, as the
+///   coordinators make theirs (cells read the cache, not the completion);
 /// - a page load is a task of its own calling the HTTP loader, outside the
 ///   fetcher, as the runtime ``Pager`` runs it; a `.retry` is due at the
 ///   time the machine's delay gives, and the replay hands it back to the
@@ -29,8 +28,8 @@ final class ReplayStrategyLoader: StrategyLoader {
     let keys: LoadKeys
     let maxConcurrentLoads: Int
     let prefetcher: Prefetcher<Int, ReplayPayload>?
-    /// Visible cells' requests: the tasks that own them.
-    var displayRequests: [Int: [Task<Void, Never>]] = [:]
+    /// Visible cells' requests.
+    var displayRequests: [Int: FetchTask] = [:]
     /// Page loads running, by key.
     var pageTasks: [Int: Task<Void, Never>] = [:]
     /// The pager's retries, with the time each is due (in the order set).
@@ -39,6 +38,8 @@ final class ReplayStrategyLoader: StrategyLoader {
     var outstandingPages: Set<Int> = []
     /// Prefetches, by key, to re-date them (a request that ended ignores it).
     var prefetchRequests: [Int: FetchTask] = [:]
+    /// Consumed prefetches, by key, until their key's next withdrawal.
+    var consumedRequests: [Int: [FetchTask]] = [:]
 
     init(fetcher: Fetcher, loader: ReplayLoader, strategy: SimulationStrategy, maxConcurrentLoads: Int) {
         self.fetcher = fetcher
@@ -53,18 +54,55 @@ final class ReplayStrategyLoader: StrategyLoader {
         prefetchRequests[key] = fetcher.fetchAsync(key, priority: .normal)
     }
 
-    func cancelPrefetch(_ key: Int) {
-        prefetchRequests[key] = nil
-        fetcher.cancelFetch(key)
+    /// What to add to the replay's time to place it on the fetcher's timeline, measured once.
+    private var timelineOffset: Duration?
+
+    func perform(_ actions: CoordinatorCore<Int>.Actions, at time: Duration) {
+        if let prefetcher {
+            prefetcher.stopPrefetching(with: actions.withdraw)
+            prefetcher.startPrefetching(with: actions.prefetch)
+            var batch = FetchBatch<Int>()
+            addRanks(actions.rank, to: &batch)
+            _ = fetcher.perform(batch)
+            return
+        }
+        if timelineOffset == nil { timelineOffset = fetcher.timelineNow - time }
+        var batch = FetchBatch<Int>()
+        for key in actions.consume {
+            guard let request = prefetchRequests.removeValue(forKey: key) else { continue }
+            batch.consumed.append(request)
+            consumedRequests[key, default: []].append(request)
+        }
+        for key in actions.withdraw {
+            if let request = prefetchRequests.removeValue(forKey: key) { batch.withdrawn.append(request) }
+            batch.withdrawn.append(contentsOf: consumedRequests.removeValue(forKey: key) ?? [])
+        }
+        for key in actions.forget { consumedRequests[key] = nil }
+        var made: [Int: Int] = [:]
+        for key in actions.prefetch {
+            if keys.isPaged { outstandingPages.insert(key) }
+            made[key] = batch.prefetches.count
+            batch.prefetches.append(key)
+        }
+        func request(_ key: Int) -> FetchBatch<Int>.Request? {
+            if let index = made[key] { return .prefetch(index) }
+            return prefetchRequests[key].map { .task($0) }
+        }
+        for (key, deadline) in actions.date {
+            if let request = request(key) { batch.deadlines.append((request, deadline + timelineOffset!)) }
+        }
+        for key in actions.predicted {
+            if let request = request(key) { batch.predicted.append(request) }
+        }
+        addRanks(actions.rank, to: &batch)
+        let tasks = fetcher.perform(batch)
+        for (key, index) in made { prefetchRequests[key] = tasks[index] }
     }
 
-    func consumePrefetch(_ key: Int) {
-        prefetchRequests.removeValue(forKey: key)?.consumePrefetch()
-    }
-
-    func datePrefetch(_ key: Int, by deadline: Duration, at time: Duration) {
-        // The fetcher's deadlines are "this long from now".
-        prefetchRequests[key]?.setDeadline(deadline - time)
+    private func addRanks(_ ranks: [(path: Int, priority: FetchPriority)], to batch: inout FetchBatch<Int>) {
+        for (item, priority) in ranks {
+            if let request = displayRequests[item] { batch.priorities.append((request, priority)) }
+        }
     }
 
     func startPrefetching(_ item: Int) {
@@ -76,19 +114,12 @@ final class ReplayStrategyLoader: StrategyLoader {
     }
 
     func requestForDisplay(_ item: Int, priority: FetchPriority) {
-        let fetcher = self.fetcher
-        let task: Task<Void, Never>
-        if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
-            task = Task.immediate { _ = try? await fetcher.value(for: item, priority: priority) }
-        } else {
-            // Registered when the task first runs, a little after this frame.
-            task = Task { _ = try? await fetcher.value(for: item, priority: priority) }
-        }
-        for replaced in displayRequests.updateValue([task], forKey: item) ?? [] { replaced.cancel() }
+        let request = fetcher.fetchAsync(item, priority: priority) { _ in }
+        displayRequests.updateValue(request, forKey: item)?.cancel()
     }
 
     func withdrawDisplayRequest(_ item: Int) {
-        for task in displayRequests.removeValue(forKey: item) ?? [] { task.cancel() }
+        displayRequests.removeValue(forKey: item)?.cancel()
     }
 
     var loadQueue: LoadQueueState {

@@ -53,6 +53,8 @@ struct SimulatedLoader: StrategyLoader {
     var displayInterests: [Int: Scheduler.InterestID] = [:]
     /// Prefetches, by key, to re-date them (stale ones are dead ids, ignored).
     var prefetchInterests: [Int: Scheduler.InterestID] = [:]
+    /// Consumed prefetches, by key: withdrawn with their key's next withdrawal.
+    var consumedInterests: [Int: [Scheduler.InterestID]] = [:]
     /// Item loads on the network, by transfer id (the scheduler's load serial).
     var loads: [Int: (id: Scheduler.LoadID, key: Int, start: Duration)] = [:]
     /// Page loads on the network, by transfer id, and their transfer by key.
@@ -97,24 +99,37 @@ struct SimulatedLoader: StrategyLoader {
         if let replaced = prefetchInterests.updateValue(interest, forKey: key) { scheduler.withdraw(replaced) }
     }
 
-    mutating func consumePrefetch(_ key: Int) {
-        guard let interest = prefetchInterests.removeValue(forKey: key) else { return }
-        if let priority = scheduler.priority(of: interest), priority > .low {
-            scheduler.setPriority(.low, of: interest)
+    mutating func perform(_ actions: CoordinatorCore<Int>.Actions, at time: Duration) {
+        if group != nil {
+            // Nuke's prefetcher: its keys start and stop; nothing is consumed or dated.
+            for key in actions.withdraw { stopPrefetching(key) }
+            for key in actions.prefetch { startPrefetching(key) }
+        } else {
+            for key in actions.consume {
+                // The load goes on ranked by the cell's request: the prefetch steps down to `.low`.
+                guard let interest = prefetchInterests.removeValue(forKey: key) else { continue }
+                if let priority = scheduler.priority(of: interest), priority > .low {
+                    scheduler.setPriority(.low, of: interest)
+                }
+                consumedInterests[key, default: []].append(interest)
+            }
+            for key in actions.withdraw {
+                // By its own request, as the coordinators withdraw theirs.
+                if let interest = prefetchInterests.removeValue(forKey: key) { scheduler.withdraw(interest) }
+                for interest in consumedInterests.removeValue(forKey: key) ?? [] { scheduler.withdraw(interest) }
+            }
+            for key in actions.prefetch { prefetch(key) }
+            // Virtual time is trace time: deadlines are placed as they are.
+            for (key, deadline) in actions.date {
+                if let interest = prefetchInterests[key] { scheduler.setDeadline(deadline, of: interest) }
+            }
+            // As the fetcher's batch: a prefetch about to be shown may get its hedge.
+            for key in actions.predicted where prefetchInterests[key] != nil { keyWasReDated(key, at: time) }
         }
-    }
-
-    mutating func cancelPrefetch(_ key: Int) {
-        prefetchInterests[key] = nil
-        scheduler.withdrawPrefetchInterests(in: key)
-    }
-
-    mutating func datePrefetch(_ key: Int, by deadline: Duration, at time: Duration) {
-        // Virtual time is trace time: the deadline is placed as it is.
-        guard let interest = prefetchInterests[key] else { return }
-        scheduler.setDeadline(deadline, of: interest)
-        // As the fetcher's `FetchTask.setDeadline`: a prefetch about to be shown may get its hedge.
-        keyWasReDated(key, at: time)
+        for (item, priority) in actions.rank {
+            if let interest = displayInterests[item] { scheduler.setPriority(priority, of: interest) }
+        }
+        for key in actions.forget { consumedInterests[key] = nil }
     }
 
     mutating func startPrefetching(_ item: Int) {

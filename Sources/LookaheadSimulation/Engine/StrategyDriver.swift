@@ -8,17 +8,22 @@ package import Lookahead
 /// what is on screen, asks for visible cells' data, lets the strategy decide
 /// what to load ahead, and feeds finished loads back to the strategy.
 ///
-/// The decisions are the shipped state machines': a ``PrefetchPlanner`` for
-/// the windows (`system`, `nuke`, `texture`, `adaptive`), a
+/// The decisions are the shipped state machines': the coordinator's own
+/// core (``PrefetchCoordinatorCore``: its frames, layout sampling, planner
+/// and the frame loop over the requests it holds) for the windows (`system`,
+/// `nuke`, `texture`, `adaptive`), a
 /// ``ScrollViewPrefetcherStateMachine`` with its own debounce and rest check for
 /// `swiftui`, a ``PagingStateMachine`` for `paged` and `paged-fixed`
 /// (retries included, as the runtime ``Pager`` performs them); on a feed of
 /// carousels a ``NestedPrefetchPlanner`` (or UIKit's per-collection windows,
 /// ``PerCollectionPrefetchPlanner``) fed each carousel's horizontal offset
-/// (`StrategyDriver+Carousels.swift`). What a frame shows is
-/// ``FrameVisibility``'s, as for the oracle and the lower bound. The driver
-/// performs them on its ``StrategyLoader`` and keeps the one
-/// ``RunMetrics``. It reads no clock: every call says what time it is.
+/// (`StrategyDriver+Carousels.swift`), whose requests the same frame loop
+/// (``CoordinatorCore``) keeps. What a frame shows is ``FrameVisibility``'s,
+/// as for the oracle and the lower bound. On each frame the cells that left
+/// end their display and the cells that came ask for their data, then the
+/// scroll is reported and planned. The driver performs the actions on its
+/// ``StrategyLoader`` and keeps the one ``RunMetrics``. It reads no clock:
+/// every call says what time it is.
 ///
 /// Calls come in time order: `begin()`, then for each frame the events due
 /// before it (``loadFinished(key:duration:)``, ``dataArrived(key:arrival:at:)``,
@@ -40,9 +45,14 @@ package struct StrategyDriver<Loader: StrategyLoader> {
     package var loader: Loader
     package private(set) var metrics: RunMetrics
 
-    var planner: PrefetchPlanner?
+    /// The coordinator's core, for the strategies that plan a window on a list.
+    package var coordinator: PrefetchCoordinatorCore?
+    /// The planner's state, for the strategies that plan a window on a list.
+    package var planner: PrefetchPlanner? { coordinator?.planner }
     /// On a feed of carousels, the planner of the strategies that plan ahead.
     var nested: NestedPlanning?
+    /// On a feed of carousels, the requests held, through the coordinators' frame loop.
+    var nestedRequests = CoordinatorCore<NestedItemPath>(datesPrefetches: false)
     /// `swiftui`: the ``ScrollViewPrefetcher``'s machine.
     var window: ScrollViewPrefetcherStateMachine?
     var pager: PagingStateMachine<ListItem>?
@@ -52,19 +62,23 @@ package struct StrategyDriver<Loader: StrategyLoader> {
     var pageLatency = LoadDurationEstimator(quantile: 0.9, prior: .milliseconds(500), capacity: 32)
     /// `batch`: the pages asked for so far.
     var requestedPages = 0
-    /// Visible cells' requests, by the priority each asked at.
-    var displayPriorities: [Int: FetchPriority] = [:]
+    /// Visible cells' requests, by item (their paths, for the frame loop).
+    var displayRequests: [Int: ItemPath] = [:]
     var previousVisible: [Int] = []
     /// Where the trace's motions land, told to `adaptive`'s planner on the
     /// frames an app would know it (``AnnouncedLandings``); `nil`: not told.
     var landings: AnnouncedLandings?
-    /// Whether prefetches are re-dated every frame from the policy's
-    /// predictions (``PrefetchPlanner/deadlines``), so that the queue starts
-    /// them earliest-due first; only the adaptive policy predicts them.
-    package var datesPrefetches: Bool
+    /// Whether prefetches are re-dated from the policy's predictions
+    /// (`PrefetchPlanner.deadlines`), so that the queue starts them
+    /// earliest-due first; only the adaptive policy predicts them.
+    package var datesPrefetches: Bool {
+        didSet { coordinator?.datesPrefetches = datesPrefetches }
+    }
     /// The scroll velocity, measured as the runtime views measure it: the
     /// finite difference between two frames.
     var scrollVelocity = VelocityEstimator(timeConstant: .zero)
+    /// The landing the coordinator was last told of (``landings``).
+    var announcedTarget: Double?
 
     /// Creates the driver of `strategy` on `scenario`.
     ///
@@ -97,8 +111,10 @@ package struct StrategyDriver<Loader: StrategyLoader> {
         }
         if let feed = visibility.feed {
             nested = NestedPlanning(strategy: strategy, feed: feed.feed)
-        } else {
-            planner = strategy.prefetchPolicy.map { PrefetchPlanner(layout: layout, policy: $0) }
+        } else if let policy = strategy.prefetchPolicy {
+            var core = PrefetchCoordinatorCore(policy: policy)
+            core.datesPrefetches = datesPrefetches
+            coordinator = core
         }
         switch strategy {
         case .swiftui:
@@ -173,8 +189,9 @@ package struct StrategyDriver<Loader: StrategyLoader> {
         return true
     }
 
-    /// Shows frame `frame` at `time`: counts it, asks for visible cells'
-    /// data, and lets the strategy plan ahead.
+    /// Shows frame `frame` at `time`: counts it, ends the display of the
+    /// cells that left and asks for the data of the cells that came, then
+    /// lets the strategy plan ahead.
     package mutating func showFrame(_ frame: Int, at time: Duration) {
         let shown = visibility.frame(at: time)
         let (rect, visiblePaths, visible) = (shown.rect, shown.paths, shown.items)
@@ -188,36 +205,27 @@ package struct StrategyDriver<Loader: StrategyLoader> {
             let ready = isReady(item)
             metrics.countVisible(item, isReady: ready, appeared: !wasVisible.contains(item), at: time)
         }
-        // Cells ask for their data when they appear and withdraw when they leave.
-        let isVisible = Set(visible)
-        for item in previousVisible where !isVisible.contains(item) {
-            if displayPriorities.removeValue(forKey: item) != nil { loader.withdrawDisplayRequest(item) }
-            _ = isReady(item)
-            metrics.itemLeft(item, at: time)
-        }
         // Pages carry their items, and the oracle's plan already covers every item it will show.
         if strategy.loadsPages, let last = visible.last, last >= loadedPrefix() {
             metrics.waitedAtBottom(for: frameDuration)
         }
+        // Cells that left end their display; cells that came ask for their data.
+        let isVisible = Set(visible)
+        for item in previousVisible where !isVisible.contains(item) {
+            if let path = displayRequests.removeValue(forKey: item) {
+                endDisplay(at: path)
+                loader.withdrawDisplayRequest(item)
+            }
+            _ = isReady(item)
+            metrics.itemLeft(item, at: time)
+        }
         if issuesDisplayRequests {
-            // A cell asks at the priority the policy advises (`.high` but in
-            // an adaptive fling), and asks again when that changes, up or
-            // down, as `PrefetchCoordinator` re-ranks its cells' requests.
-            for (item, path) in zip(visible, visiblePaths) where !metrics.ready[item] {
-                let priority = displayPriority(for: path)
-                if let current = displayPriorities[item] {
-                    guard current != priority else { continue }
-                } else if wasVisible.contains(item) {
-                    continue
-                }
-                loader.requestForDisplay(item, priority: priority)
-                displayPriorities[item] = priority
+            for (item, path) in zip(visible, visiblePaths) where !wasVisible.contains(item) && !metrics.ready[item] {
+                loader.requestForDisplay(item, priority: requestDisplay(at: path))
+                displayRequests[item] = path
             }
         }
-        // What a coordinator prefetched and the screen now shows is consumed, as the coordinators consume it.
-        if planner != nil || nested != nil {
-            for item in visible where !wasVisible.contains(item) { loader.consumePrefetch(item) }
-        }
+        // The scroll reported: the coordinator plans, consumes what came, and re-ranks its cells' requests.
         if nested != nil {
             planCarousels(at: time, frame: shown, velocity: velocity)
         } else {
@@ -226,11 +234,25 @@ package struct StrategyDriver<Loader: StrategyLoader> {
         previousVisible = visible
     }
 
-    /// The priority a visible cell showing `path` asks at: what the policy
-    /// advises (`.high` but in an adaptive fling), `.high` without one.
-    func displayPriority(for path: ItemPath) -> FetchPriority {
-        if let nested { return nested.displayPriority(for: NestedItemPath(row: path.section, item: path.item)) }
-        return planner?.displayPriority(for: path) ?? .high
+    /// A cell for `path` asks for its data: the priority the coordinator's
+    /// planner gives it (`.high` but in an adaptive fling), `.high` without one.
+    mutating func requestDisplay(at path: ItemPath) -> FetchPriority {
+        if let nested {
+            let nestedPath = NestedItemPath(row: path.section, item: path.item)
+            let priority = nested.displayPriority(for: nestedPath)
+            nestedRequests.displayRequested(at: nestedPath, priority: priority)
+            return priority
+        }
+        return coordinator?.displayRequested(at: path) ?? .high
+    }
+
+    /// The cell showing `path` left the screen.
+    mutating func endDisplay(at path: ItemPath) {
+        if nested != nil {
+            nestedRequests.displayEnded(at: NestedItemPath(row: path.section, item: path.item))
+        } else {
+            coordinator?.displayEnded(at: path)
+        }
     }
 
     mutating func planAhead(at time: Duration, rect: Rect, velocity: Double, visible: [Int], wasVisible: Set<Int>) {
@@ -269,40 +291,49 @@ package struct StrategyDriver<Loader: StrategyLoader> {
             self.window = window
             if changed, case .now = self.window!.timingAfterChange(at: time) { settleWindow(at: time, arranged: false) }
         case .system, .texture, .nuke, .adaptive:
-            guard var planner else { return }
-            let target = landings?.offset(at: time).map { Point(x: rect.minX, y: $0) }
-            let update = planner.update(
-                ScrollFrame(visibleRect: rect, velocity: velocity, time: time, targetOffset: target),
-                loadQueue: loader.loadQueue)
-            self.planner = planner
-            performPrefetches(
-                prefetch: update.prefetch.map { layout.flatIndex(of: $0) },
-                cancel: update.cancel.map { layout.flatIndex(of: $0) })
-            if datesPrefetches {
-                for (path, deadline) in planner.deadlines {
-                    loader.datePrefetch(layout.flatIndex(of: path), by: deadline, at: time)
-                }
+            guard var coordinator else { return }
+            // What the app tells its coordinator: every offset, and where a motion lands when it knows.
+            let target = landings?.offset(at: time)
+            let origin = rect.origin
+            let layout = self.layout
+            let sample: PrefetchCoordinatorCore.Sample = { SampledLayout(layout: layout, band: $0) }
+            let planned: PrefetchCoordinatorCore.Frame?
+            if let target, target != announcedTarget {
+                planned = coordinator.announced(
+                    target: Point(x: origin.x, y: target), velocity: nil, contentOffset: origin,
+                    viewportSize: rect.size, at: time, loadQueue: loader.loadQueue, contentSize: layout.contentSize,
+                    sample: sample)
+            } else {
+                if target == nil, announcedTarget != nil { coordinator.motionEnded() }
+                planned = coordinator.scrolled(
+                    contentOffset: origin, viewportSize: rect.size, at: time, loadQueue: loader.loadQueue,
+                    contentSize: layout.contentSize, sample: sample)
             }
+            announcedTarget = target
+            self.coordinator = coordinator
+            if let planned { perform(planned.actions, at: time) }
         }
     }
 
-    /// Cancels, then asks for, what a planner decided: through the
-    /// strategy's `Prefetcher` if it has one, at `.normal` otherwise.
-    mutating func performPrefetches(prefetch: [Int], cancel: [Int]) {
-        for item in cancel {
-            if strategy.prefetchesThroughPrefetcher {
-                loader.stopPrefetching(item)
-            } else {
-                loader.cancelPrefetch(item)
-            }
-        }
-        for item in prefetch where !isReady(item) {
-            if strategy.prefetchesThroughPrefetcher {
-                loader.startPrefetching(item)
-            } else {
-                loader.prefetch(item)
-            }
-        }
+    /// Performs a coordinator's actions on the loader, in keys; an item
+    /// whose data is here already is not asked for again (the fetcher's
+    /// cache answers it).
+    mutating func perform<Path>(
+        _ actions: CoordinatorCore<Path>.Actions, at time: Duration, key: (Path) -> Int
+    ) {
+        var keyed = CoordinatorCore<Int>.Actions()
+        keyed.consume = actions.consume.map(key)
+        keyed.withdraw = actions.withdraw.map(key)
+        keyed.prefetch = actions.prefetch.map(key).filter { !isReady($0) }
+        keyed.date = actions.date.map { (key($0.path), $0.deadline) }
+        keyed.predicted = actions.predicted.map(key)
+        keyed.rank = actions.rank.map { (key($0.path), $0.priority) }
+        loader.perform(keyed, at: time)
+    }
+
+    mutating func perform(_ actions: CoordinatorCore<ItemPath>.Actions, at time: Duration) {
+        let layout = self.layout
+        perform(actions, at: time) { layout.flatIndex(of: $0) }
     }
 
     /// Items per second, from points per second and the average item height:
@@ -338,7 +369,7 @@ package struct StrategyDriver<Loader: StrategyLoader> {
     /// A load of `key` produced its data after `duration`: what a fetcher's
     /// statistics (or the pager's stopwatch) tell the strategy.
     package mutating func loadFinished(key: Int, duration: Duration) {
-        planner?.observeLoadDuration(duration)
+        coordinator?.observeLoadDuration(duration)
         nested?.observeLoadDuration(duration)
         window?.observeLoadDuration(duration)
         if pager != nil { pageLatency.record(duration) }

@@ -20,21 +20,24 @@ package import Lookahead
 /// `.retry`, after the delay it gives. The pager never has more than one
 /// page loading per end of the list.
 package protocol StrategyLoader {
-    /// Asks for `key` ahead of time, at `.normal` priority.
+    /// Asks for `key` ahead of time, at `.normal` priority (`all`, `batch`,
+    /// the oracle's releases).
     mutating func prefetch(_ key: Int)
-    /// Withdraws the prefetches of `key`; a display request for it stays.
-    mutating func cancelPrefetch(_ key: Int)
-    /// `key`'s item came on screen: its prefetch, if any, is consumed as the
-    /// coordinators consume theirs (`PrefetchRequestTable`): its load goes
-    /// on, the prefetch stepped down to `.low`, ranked by the cell's request.
-    mutating func consumePrefetch(_ key: Int)
+    /// Performs a coordinator frame's actions (``CoordinatorCore/Actions``,
+    /// in keys) as the coordinators perform theirs on a fetcher: consumed
+    /// prefetches step down to `.low`, withdrawn ones are withdrawn by their
+    /// own request (never another's interest in the key), new ones made at
+    /// `.normal`, moved deadlines placed, the predicted ones checked for a
+    /// due-soon hedge, display requests re-ranked; `time` is now. Through the
+    /// strategy's `Prefetcher` instead, when it has one (`nuke`): prefetches
+    /// start and stop its keys, and nothing is consumed or dated.
+    mutating func perform(_ actions: CoordinatorCore<Int>.Actions, at time: Duration)
     /// Starts prefetching `item` through the strategy's `Prefetcher`.
     mutating func startPrefetching(_ item: Int)
     /// Stops prefetching `item` through the strategy's `Prefetcher`.
     mutating func stopPrefetching(_ item: Int)
     /// Asks for a visible `item` at `priority`; a request already made for it
-    /// is withdrawn once the new one is registered, so that its load goes on
-    /// whether the new one is higher or lower.
+    /// is withdrawn once the new one is registered, so that its load goes on.
     mutating func requestForDisplay(_ item: Int, priority: FetchPriority)
     /// Withdraws the display request of `item`, which left the screen.
     mutating func withdrawDisplayRequest(_ item: Int)
@@ -55,11 +58,6 @@ package protocol StrategyLoader {
     /// Hedges slow loads from now on as an `AsyncFetcher` made with
     /// `hedging:` and `hedgesDueSoonAtOnce:` does.
     mutating func hedge(like hedging: FetchHedging, dueSoonAtOnce: Bool)
-    /// Re-dates the prefetch of `key`, asked for with ``prefetch(_:)``: its
-    /// item is needed by `deadline` (trace time), and it is `time` now.
-    /// Queued prefetches start earliest deadline first; nothing happens to
-    /// one already running or done.
-    mutating func datePrefetch(_ key: Int, by deadline: Duration, at time: Duration)
 }
 
 extension StrategyLoader {

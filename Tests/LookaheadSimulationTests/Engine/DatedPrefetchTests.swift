@@ -66,7 +66,9 @@ struct DatedPrefetchTests {
             run.showFrames { run, frame, _ in
                 // Then a visible item's queued load waits at its cell's priority:
                 // the prefetch that brought it in (`.normal`, its deadline now past) no longer ranks it
-                for (item, priority) in run.driver.displayPriorities {
+                let displays = run.driver.coordinator?.requests.displays ?? [:]
+                for (item, path) in run.driver.displayRequests {
+                    guard let priority = displays[path] else { continue }
                     guard case .pending(let queued) = run.driver.loader.scheduler.phase(of: item) else { continue }
                     #expect(queued == priority, "item \(item), frame \(frame)")
                     if priority == .low { lowered += 1 }
@@ -166,5 +168,16 @@ extension SimulationRun {
             showFrame(frame, at: time)
             check(self, frame, time)
         }
+    }
+}
+
+extension SimulatedLoader {
+    /// Re-dates the prefetch of `key` as a coordinator frame does: its
+    /// deadline placed, and its due-soon hedge checked at `time`.
+    mutating func datePrefetch(_ key: Int, by deadline: Duration, at time: Duration) {
+        var actions = CoordinatorCore<Int>.Actions()
+        actions.date = [(key, deadline)]
+        actions.predicted = [key]
+        perform(actions, at: time)
     }
 }

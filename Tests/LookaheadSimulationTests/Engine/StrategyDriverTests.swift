@@ -12,6 +12,7 @@ struct RecordingLoader: StrategyLoader {
         case startPrefetching(Int)
         case stopPrefetching(Int)
         case display(Int, FetchPriority)
+        case rankDisplay(Int, FetchPriority)
         case withdrawDisplay(Int)
         case loadPage(Int)
         case cancelPage(Int)
@@ -22,10 +23,22 @@ struct RecordingLoader: StrategyLoader {
     /// The deadlines prefetches were given, in order (kept apart from `calls`).
     var dates: [(key: Int, deadline: Duration)] = []
     var loadQueue = LoadQueueState(pending: 0, maxConcurrentLoads: 6)
+    /// Whether the strategy prefetches through a `Prefetcher` (`nuke`).
+    var viaPrefetcher = false
 
     mutating func prefetch(_ key: Int) { calls.append(.prefetch(key)) }
-    mutating func cancelPrefetch(_ key: Int) { calls.append(.cancelPrefetch(key)) }
-    mutating func consumePrefetch(_ key: Int) { calls.append(.consumePrefetch(key)) }
+    mutating func perform(_ actions: CoordinatorCore<Int>.Actions, at time: Duration) {
+        if viaPrefetcher {
+            for key in actions.withdraw { calls.append(.stopPrefetching(key)) }
+            for key in actions.prefetch { calls.append(.startPrefetching(key)) }
+        } else {
+            for key in actions.consume { calls.append(.consumePrefetch(key)) }
+            for key in actions.withdraw { calls.append(.cancelPrefetch(key)) }
+            for key in actions.prefetch { calls.append(.prefetch(key)) }
+            dates.append(contentsOf: actions.date.map { ($0.path, $0.deadline) })
+        }
+        for (item, priority) in actions.rank { calls.append(.rankDisplay(item, priority)) }
+    }
     mutating func startPrefetching(_ item: Int) { calls.append(.startPrefetching(item)) }
     mutating func stopPrefetching(_ item: Int) { calls.append(.stopPrefetching(item)) }
     mutating func requestForDisplay(_ item: Int, priority: FetchPriority) { calls.append(.display(item, priority)) }
@@ -34,9 +47,6 @@ struct RecordingLoader: StrategyLoader {
     mutating func cancelPage(_ key: Int) { calls.append(.cancelPage(key)) }
     mutating func schedulePageRetry(_ request: PageRequest, at time: Duration) {
         calls.append(.retryPage(request, at: time))
-    }
-    mutating func datePrefetch(_ key: Int, by deadline: Duration, at time: Duration) {
-        dates.append((key, deadline))
     }
     func isCached(_ item: Int) -> Bool { false }
     func arrival(ofKey key: Int) -> Duration? { nil }
@@ -58,7 +68,9 @@ struct StrategyDriverTests {
     }
 
     func driver(_ strategy: SimulationStrategy) -> StrategyDriver<RecordingLoader> {
-        StrategyDriver(scenario: scenario(), strategy: strategy) { _ in RecordingLoader() }
+        StrategyDriver(scenario: scenario(), strategy: strategy) { _ in
+            RecordingLoader(viaPrefetcher: strategy.prefetchesThroughPrefetcher)
+        }
     }
 
     @Test func pagesLoadOutsideTheFetcherAndRetryWhenThePagingMachineSaysSo() throws {
@@ -168,8 +180,10 @@ struct StrategyDriverTests {
         // Then the cells asked at `.high` at rest, and those the fling carries away were
         // lowered to `.low` while still on screen, as `PrefetchCoordinator`'s display requests are
         let requests = driver.loader.calls.compactMap { call -> (item: Int, priority: FetchPriority)? in
-            guard case .display(let item, let priority) = call else { return nil }
-            return (item, priority)
+            switch call {
+            case .display(let item, let priority), .rankDisplay(let item, let priority): (item, priority)
+            default: nil
+            }
         }
         let firstScreen = requests.prefix { $0.priority == .high }.map(\.item)
         #expect(Set(0...8).isSubset(of: firstScreen))

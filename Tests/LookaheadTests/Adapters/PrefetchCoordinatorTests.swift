@@ -170,10 +170,11 @@ struct PrefetchCoordinatorTests {
         // When the data is replaced (the same index paths now mean other items)
         fixture.keys = fixture.keys.map { $0 + 100_000 }
         fixture.coordinator.reloadData()
-        // Then the old keys' prefetches are withdrawn, not the new ones'
+        // Then the old keys' prefetches are withdrawn (those consumed on screen too), not the new ones'
         #expect(fixture.coordinator.planner.prefetched.isEmpty)
         await fixture.gate.waitForCancellations(asked.count)
-        #expect(Set(fixture.gate.cancelled) == asked)
+        #expect(Set(fixture.gate.cancelled).isSuperset(of: asked))
+        #expect(fixture.gate.cancelled.allSatisfy { $0 < 100_000 })
     }
 
     @Test func deletedItemsPrefetchesAreWithdrawnAndTheOthersFollowTheirItems() async {

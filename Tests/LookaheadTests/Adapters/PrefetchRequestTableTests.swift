@@ -1,6 +1,7 @@
 // Tests of the prefetch bookkeeping both coordinators share: a consumed
-// prefetch keeps its load at `.low`, a cancelled one withdraws it, and a
-// batch update moves them with their items.
+// prefetch keeps its load at `.low`, a withdrawn one is withdrawn by its own
+// handle (never another's interest in the key), and a batch update moves
+// them with their items.
 import Testing
 
 @testable import Lookahead
@@ -11,7 +12,31 @@ private func row(_ item: Int) -> ItemPath { ItemPath(item: item, section: 0) }
 @Suite(.timeLimit(.minutes(1)))
 @MainActor
 struct PrefetchRequestTableTests {
-    typealias Table = PrefetchRequestTable<ItemPath, Int>
+    /// A coordinator's requests, without its planner: the core's actions
+    /// performed on a fetcher through the table, as the coordinators do.
+    @MainActor
+    struct Requests {
+        var core = CoordinatorCore<ItemPath>()
+        var table = PrefetchRequestTable<ItemPath, Int>()
+        let fetcher: AsyncFetcher<Int, String>
+        var priority = FetchPriority.normal
+
+        mutating func perform(_ actions: CoordinatorCore<ItemPath>.Actions) {
+            var batch = FetchBatch<Int>()
+            batch.prefetchPriority = priority
+            let made = table.add(actions, key: { $0.item }, to: &batch)
+            table.adopt(fetcher.perform(batch), for: made)
+        }
+
+        mutating func prefetch(_ items: ClosedRange<Int>) { perform(core.prefetch(items.map(row))) }
+
+        mutating func frame(visible: [Int], cancel: [Int] = []) {
+            perform(
+                core.planned(
+                    PrefetchUpdate(prefetch: [], cancel: cancel.map(row)), visible: visible.map(row), deadlines: [],
+                    displayPriority: { _ in .high }, isHeld: { _ in false }))
+        }
+    }
 
     /// A fetcher with one slot, taken by key 0's load, which never finishes.
     func busyFetcher(_ gate: LoadGate<Int, String>) async -> AsyncFetcher<Int, String> {
@@ -24,19 +49,18 @@ struct PrefetchRequestTableTests {
     @Test func aConsumedPrefetchKeepsItsLoadQueuedAtLow() async {
         // Given prefetches of keys 1 and 2, queued behind a running load
         let gate = LoadGate<Int, String>()
-        let fetcher = await busyFetcher(gate)
-        var table = Table()
-        table.prefetch(1, at: row(1), from: fetcher, priority: .normal)
-        table.prefetch(2, at: row(2), from: fetcher, priority: .normal)
+        var requests = Requests(fetcher: await busyFetcher(gate))
+        requests.prefetch(1...2)
 
         // When item 1 comes on screen
-        table.consume(at: row(1))
+        requests.frame(visible: [1])
 
         // Then its load still waits, at `.low`, and is no longer the table's; item 2's is unchanged
+        let fetcher = requests.fetcher
         #expect(fetcher.withScheduler { $0.phase(of: 1) } == .pending(.low))
         #expect(fetcher.withScheduler { $0.phase(of: 2) } == .pending(.normal))
-        #expect(table.keys == [row(2): 2])
-        #expect(table.request(at: row(1)) == nil)
+        #expect(requests.table.keys == [row(2): 2])
+        #expect(requests.table.request(at: row(1)) == nil)
 
         // And a cell's display request for it ranks it again
         let display = fetcher.fetchAsync(1, priority: .high)
@@ -47,34 +71,53 @@ struct PrefetchRequestTableTests {
 
     @Test func aPrefetchAskedForBelowLowIsNotRaisedWhenConsumed() async {
         let gate = LoadGate<Int, String>()
-        let fetcher = await busyFetcher(gate)
-        var table = Table()
-        table.prefetch(1, at: row(1), from: fetcher, priority: .veryLow)
-        table.consume(at: row(1))
-        #expect(fetcher.withScheduler { $0.phase(of: 1) } == .pending(.veryLow))
+        var requests = Requests(fetcher: await busyFetcher(gate), priority: .veryLow)
+        requests.prefetch(1...1)
+        requests.frame(visible: [1])
+        #expect(requests.fetcher.withScheduler { $0.phase(of: 1) } == .pending(.veryLow))
     }
 
-    @Test func cancelledAndRemappedPrefetchesFollowTheirItems() async {
+    @Test func withdrawnAndRemappedPrefetchesFollowTheirItems() async {
         // Given prefetches of items 1, 2 and 3
         let gate = LoadGate<Int, String>()
-        let fetcher = await busyFetcher(gate)
-        var table = Table()
-        for item in 1...3 { table.prefetch(item, at: row(item), from: fetcher, priority: .normal) }
+        var requests = Requests(fetcher: await busyFetcher(gate))
+        requests.prefetch(1...3)
 
         // When item 1's is cancelled, and a batch update deletes item 2 and moves item 3 to 0
-        table.cancel(at: row(1), on: fetcher)
-        table.remap({ $0.item == 3 ? row(0) : nil }, on: fetcher)
+        requests.frame(visible: [], cancel: [1])
+        let newPath: (ItemPath) -> ItemPath? = { $0.item == 3 ? row(0) : nil }
+        requests.perform(requests.core.remap(newPath))
+        requests.table.remap(newPath)
 
         // Then only key 3's prefetch is left, at its new path, and re-dated there
+        let fetcher = requests.fetcher
         #expect(fetcher.withScheduler { $0.phase(of: 1) } == .none)
         #expect(fetcher.withScheduler { $0.phase(of: 2) } == .none)
-        #expect(table.keys == [row(0): 3])
-        table.request(at: row(0))?.setDeadline(.seconds(1))
+        #expect(requests.table.keys == [row(0): 3])
+        requests.table.request(at: row(0))?.setDeadline(.seconds(1))
         #expect(fetcher.withScheduler { $0.deadline(of: 3) } != nil)
 
-        // And cancelling everything leaves nothing queued
-        table.cancelAll(on: fetcher)
+        // And withdrawing everything leaves nothing queued
+        requests.perform(requests.core.reset())
         #expect(fetcher.withScheduler { $0.phase(of: 3) } == .none)
-        #expect(table.keys.isEmpty)
+        #expect(requests.table.keys.isEmpty)
+    }
+
+    @Test func aWithdrawalNeverCancelsAnotherScreensPrefetchOfTheSameKey() async {
+        // Given two screens on one fetcher, both prefetching item 5
+        let gate = LoadGate<Int, String>()
+        let fetcher = await busyFetcher(gate)
+        var first = Requests(fetcher: fetcher)
+        var second = Requests(fetcher: fetcher)
+        first.prefetch(5...5)
+        second.prefetch(5...5)
+
+        // When the first withdraws it (its window moved on)
+        first.frame(visible: [], cancel: [5])
+
+        // Then the second's interest stands: the load still waits
+        #expect(fetcher.withScheduler { $0.interestCount(in: 5) } == 1)
+        #expect(fetcher.withScheduler { $0.phase(of: 5) } == .pending(.normal))
+        #expect(second.table.keys == [row(5): 5])
     }
 }

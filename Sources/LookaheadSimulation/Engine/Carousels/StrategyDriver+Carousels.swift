@@ -73,6 +73,14 @@ enum NestedPlanning {
         }
     }
 
+    /// What the planner holds prefetched.
+    var prefetched: Set<NestedItemPath> {
+        switch self {
+        case .lookahead(let planner): planner.prefetched
+        case .perCollection(let planner): planner.prefetched
+        }
+    }
+
     /// The priority a visible cell asks at.
     func displayPriority(for path: NestedItemPath) -> FetchPriority {
         switch self {
@@ -115,23 +123,29 @@ extension StrategyDriver {
             ScrollFrame(visibleRect: frame.rect, velocity: velocity, time: time), carousels: scrolls,
             loadQueue: loader.loadQueue)
         self.nested = nested
-        performPrefetches(
-            prefetch: update.prefetch.map { feed.flatIndex(of: $0) },
-            cancel: update.cancel.map { feed.flatIndex(of: $0) })
+        // What is on screen is consumed, as the nested coordinator consumes it.
+        let visible = frame.paths.map { NestedItemPath(row: $0.section, item: $0.item) }
+        let held = nestedRequests.consumed.isEmpty ? [] : nested.prefetched
+        let actions = nestedRequests.planned(
+            update, visible: visible, deadlines: [], displayPriority: nested.displayPriority(for:),
+            isHeld: { held.contains($0) })
+        perform(actions, at: time) { feed.flatIndex(of: $0) }
     }
 
     /// Replaces `adaptive`'s window on a list (what `lookahead tune`
     /// scores): on a carousel feed, its windows of rows and along a swiped
     /// carousel in the default's proportions
-    /// (``NestedPrefetchPlanner/rowWindow(for:)``, ``NestedPrefetchPlanner/carouselWindow(for:)``).
+    /// (`PrefetchPolicy.adaptiveRows(for:)`, `PrefetchPolicy.adaptiveCarousel(for:)`).
     mutating func useAdaptivePolicy(_ policy: AdaptivePrefetchPolicy) {
         if let feed = visibility.feed {
             nested = .lookahead(
                 NestedPlanning.adaptive(
-                    feed: feed.feed, policy: .custom(NestedPrefetchPlanner.rowWindow(for: policy)),
-                    carouselPolicy: .custom(NestedPrefetchPlanner.carouselWindow(for: policy))))
+                    feed: feed.feed, policy: .adaptiveRows(for: policy), carouselPolicy: .adaptiveCarousel(for: policy))
+            )
         } else {
-            planner = PrefetchPlanner(layout: layout, policy: .custom(policy))
+            var core = PrefetchCoordinatorCore(policy: .adaptive(policy))
+            core.datesPrefetches = datesPrefetches
+            coordinator = core
         }
     }
 }

@@ -1,0 +1,203 @@
+// The frame loop of every coordinator, as one pure state machine: what a
+// planned frame means for the prefetches and display requests a coordinator
+// holds. PrefetchCoordinator, NestedPrefetchCoordinator, the simulator and
+// the real replay all run it, and perform its actions each on their loader.
+
+/// The requests a coordinator holds, by path, and the actions each planned
+/// frame takes on them: consume what came on screen, withdraw what left the
+/// window, prefetch what entered it, re-date what the policy now predicts
+/// differently, re-rank the display requests whose priority changed.
+///
+/// Pure and synchronous: no clock, no loader. A driver tells it what the
+/// planner decided (``planned(_:visible:deadlines:displayPriority:)``)
+/// and what the cells asked for (``displayRequested(at:priority:)``,
+/// ``displayEnded(at:)``), and performs the ``Actions`` — on an
+/// `AsyncFetcher` in one batch (`PrefetchCoordinator`), on the simulated
+/// scheduler (`StrategyDriver`).
+///
+/// Actions carry only what changed since the last frame: a prefetch whose
+/// predicted deadline is the same is not re-dated, a display request whose
+/// priority is the same is not re-ranked.
+package struct CoordinatorCore<Path: Hashable & Comparable & Sendable>: Sendable {
+    /// The outstanding prefetches (asked for, not consumed nor withdrawn), with
+    /// the deadline last given to each (`nil`: none), on the frames' clock.
+    package private(set) var prefetches: [Path: Duration?] = [:]
+    /// The display requests, with the priority last given to each.
+    package private(set) var displays: [Path: FetchPriority] = [:]
+    /// Prefetches consumed (their item came on screen), whose requests go on
+    /// at `.low` while their item stays within reach: withdrawn with the
+    /// path's next withdrawal, forgotten once neither on screen nor held.
+    package private(set) var consumed: Set<Path> = []
+    /// Whether prefetches are dated from the policy's predictions.
+    package var datesPrefetches: Bool
+
+    /// What a frame asks of the loader, in the order to perform it.
+    package struct Actions: Sendable {
+        /// Prefetches whose item came on screen: handed to the cells' display
+        /// requests, their load going on at `.low` (never raised).
+        package var consume: [Path] = []
+        /// Prefetches to withdraw: their item left the window.
+        package var withdraw: [Path] = []
+        /// Prefetches to make (dated by ``date`` in the same frame).
+        package var prefetch: [Path] = []
+        /// Prefetches whose deadline moved (absolute, on the frames' clock).
+        package var date: [(path: Path, deadline: Duration)] = []
+        /// Every outstanding prefetch the policy predicted a deadline for on
+        /// this frame, changed or not: a fetcher that hedges prefetches due
+        /// soon checks them against the time now.
+        package var predicted: [Path] = []
+        /// Display requests whose priority changed.
+        package var rank: [(path: Path, priority: FetchPriority)] = []
+        /// Consumed prefetches forgotten (their item neither on screen nor
+        /// held): their requests are left to finish, no longer withdrawn.
+        package var forget: [Path] = []
+
+        package init() {}
+
+        /// Whether there is nothing to do.
+        package var isEmpty: Bool {
+            consume.isEmpty && withdraw.isEmpty && prefetch.isEmpty && date.isEmpty && predicted.isEmpty
+                && rank.isEmpty && forget.isEmpty
+        }
+    }
+
+    package init(datesPrefetches: Bool = true) {
+        self.datesPrefetches = datesPrefetches
+    }
+
+    // MARK: Frames
+
+    /// A frame was planned: `update` is the planner's, `visible`
+    /// the paths on screen, `deadlines` when the policy predicts each
+    /// item is needed, `displayPriority` the priority a cell showing a path
+    /// asks at now, `isHeld` whether the planner's window holds a path (a
+    /// consumed prefetch is forgotten once its path is neither on screen nor held).
+    ///
+    /// - Complexity: O(visible + update + deadlines + display requests).
+    package mutating func planned(
+        _ update: PrefetchUpdate<Path>, visible: [Path], deadlines: [(path: Path, time: Duration)],
+        displayPriority: (Path) -> FetchPriority, isHeld: (Path) -> Bool
+    ) -> Actions {
+        var actions = Actions()
+        if !prefetches.isEmpty {
+            for path in visible where prefetches.removeValue(forKey: path) != nil {
+                actions.consume.append(path)
+                consumed.insert(path)
+            }
+        }
+        withdraw(update.cancel, into: &actions)
+        for path in update.prefetch {
+            prefetches[path] = .some(nil)
+            actions.prefetch.append(path)
+        }
+        if datesPrefetches {
+            for (path, deadline) in deadlines {
+                guard let last = prefetches[path] else { continue }
+                actions.predicted.append(path)
+                guard last != deadline else { continue }
+                prefetches[path] = deadline
+                actions.date.append((path, deadline))
+            }
+        }
+        rank(displayPriority, into: &actions)
+        if !consumed.isEmpty {
+            let outstanding = prefetches
+            forgetConsumed(outside: { visible.contains($0) || isHeld($0) || outstanding[$0] != nil }, into: &actions)
+        }
+        return actions
+    }
+
+    /// Prefetches `paths` outside a planned frame (UIKit's own window): held
+    /// as a frame's are, without a deadline. Paths already held are left.
+    package mutating func prefetch(_ paths: [Path]) -> Actions {
+        var actions = Actions()
+        for path in paths where prefetches[path] == nil {
+            prefetches[path] = .some(nil)
+            actions.prefetch.append(path)
+        }
+        return actions
+    }
+
+    /// Withdraws the outstanding prefetches of `paths` (a planner's cancels,
+    /// a reload's): named in the actions, forgotten here.
+    package mutating func withdraw(_ paths: [Path], into actions: inout Actions) {
+        for path in paths {
+            let wasHeld = prefetches.removeValue(forKey: path) != nil
+            if consumed.remove(path) != nil || wasHeld { actions.withdraw.append(path) }
+        }
+    }
+
+    /// Forgets the consumed prefetches whose path `isInReach` no longer
+    /// names (neither on screen nor held): their requests are left to finish.
+    package mutating func forgetConsumed(outside isInReach: (Path) -> Bool, into actions: inout Actions) {
+        guard !consumed.isEmpty else { return }
+        for path in consumed where !isInReach(path) { actions.forget.append(path) }
+        for path in actions.forget { consumed.remove(path) }
+    }
+
+    /// Re-ranks every display request whose priority `displayPriority` now
+    /// gives differently.
+    package mutating func rank(_ displayPriority: (Path) -> FetchPriority, into actions: inout Actions) {
+        let first = actions.rank.count
+        for (path, current) in displays {
+            let priority = displayPriority(path)
+            guard priority != current else { continue }
+            displays[path] = priority
+            actions.rank.append((path, priority))
+        }
+        // In path order, whatever the dictionary's: a run is a function of its seed.
+        if actions.rank.count - first > 1 { actions.rank[first...].sort { $0.path < $1.path } }
+    }
+
+    // MARK: Cells
+
+    /// A cell asked for the item at `path`, at `priority`: its display
+    /// request replaces any earlier one there.
+    package mutating func displayRequested(at path: Path, priority: FetchPriority) {
+        displays[path] = priority
+    }
+
+    /// The display request at `path` ended (withdrawn, or answered): no
+    /// longer re-ranked.
+    package mutating func displayEnded(at path: Path) {
+        displays[path] = nil
+    }
+
+    // MARK: Changes
+
+    /// Withdraws everything: every prefetch (named in the actions) and every
+    /// display request (the driver withdraws its own).
+    package mutating func reset() -> Actions {
+        var actions = Actions()
+        actions.withdraw = Set(prefetches.keys).union(consumed).sorted()
+        prefetches.removeAll()
+        consumed.removeAll()
+        displays.removeAll()
+        return actions
+    }
+
+    /// Moves each request to its item's new path; the prefetches of items
+    /// gone (`newPath` gives `nil`) are named to withdraw, display requests
+    /// of items gone are forgotten (the driver withdraws its own).
+    package mutating func remap(_ newPath: (Path) -> Path?) -> Actions {
+        var actions = Actions()
+        var moved: [Path: Duration?] = [:]
+        moved.reserveCapacity(prefetches.count)
+        for (path, deadline) in prefetches {
+            if let new = newPath(path) { moved[new] = deadline } else { actions.withdraw.append(path) }
+        }
+        actions.withdraw.sort()
+        prefetches = moved
+        var movedConsumed: Set<Path> = []
+        for path in consumed.sorted() {
+            if let new = newPath(path) { movedConsumed.insert(new) } else { actions.withdraw.append(path) }
+        }
+        consumed = movedConsumed
+        var movedDisplays: [Path: FetchPriority] = [:]
+        for (path, priority) in displays {
+            if let new = newPath(path) { movedDisplays[new] = priority }
+        }
+        displays = movedDisplays
+        return actions
+    }
+}

@@ -1,0 +1,240 @@
+// The whole of PrefetchCoordinator's decisions, pure: scroll reports turned
+// into frames, the layout sampled around them, the planner run, and the
+// requests it holds updated. The runtime coordinator and the simulator's
+// strategy driver both run exactly this, and perform its actions.
+
+/// A ``PrefetchCoordinator``'s decisions, without its fetcher, clock or
+/// views: the scroll reports in, ``CoordinatorCore/Actions`` out.
+///
+/// - The ``ScrollTracker`` turns reports into frames (the velocity between
+///   them, a fling's announced target until it ends).
+/// - The layout is sampled around each frame — as far as any policy looks,
+///   and again before the viewport nears the sample's edge — through a
+///   closure the driver gives (a `UICollectionViewLayout` at runtime, the
+///   scenario's layout in the simulator).
+/// - The ``PrefetchPlanner`` plans the frame; the ``CoordinatorCore`` turns
+///   its update into the actions on the requests held.
+package struct PrefetchCoordinatorCore: Sendable {
+    package private(set) var planner: PrefetchPlanner
+    package private(set) var requests: CoordinatorCore<ItemPath>
+    package private(set) var tracker = ScrollTracker()
+    /// The frames sampled around the viewport.
+    package private(set) var layout = SampledLayout.empty
+    /// How many screens of frames are sampled on each side of the viewport.
+    package let sampledScreens: Double
+    private var needsSample = true
+    private var needsReload = true
+
+    /// What a driver reads from its layout source to sample it.
+    package typealias Sample = (_ rect: Rect) -> SampledLayout
+
+    /// A planned frame's actions, and the frame (for paging and trace recording).
+    package struct Frame: Sendable {
+        package var frame: ScrollFrame
+        package var actions: CoordinatorCore<ItemPath>.Actions
+        /// What the planner asked to prefetch on this frame.
+        package var prefetched: [ItemPath]
+    }
+
+    package init(policy: PrefetchPolicy, sampledScreens: Double = 10) {
+        precondition(
+            sampledScreens >= 7 && sampledScreens <= 100,
+            "PrefetchCoordinator: sampledScreens must be within 7...100, got \(sampledScreens)")
+        self.sampledScreens = sampledScreens
+        planner = PrefetchPlanner(layout: SampledLayout.empty, policy: policy)
+        requests = CoordinatorCore()
+    }
+
+    /// Whether prefetches are dated from the policy's predictions.
+    package var datesPrefetches: Bool {
+        get { requests.datesPrefetches }
+        set { requests.datesPrefetches = newValue }
+    }
+
+    // MARK: Reports
+
+    /// A `scrollViewDidScroll`: the frame at `contentOffset`, planned; `nil`
+    /// for a report no planner can use (non-finite, an empty viewport).
+    package mutating func scrolled(
+        contentOffset: Point, viewportSize: Size, at time: Duration, loadQueue: LoadQueueState,
+        contentSize: Size, sample: Sample
+    ) -> Frame? {
+        guard let frame = tracker.frame(contentOffset: contentOffset, viewportSize: viewportSize, time: time)
+        else { return nil }
+        return plan(frame, loadQueue: loadQueue, contentSize: contentSize, sample: sample)
+    }
+
+    /// A drag ended with this velocity and target (`scrollViewWillEndDragging`),
+    /// or an animated scroll begins (no velocity): planned at once, the
+    /// target kept until the motion ends.
+    package mutating func announced(
+        target: Point, velocity: Double?, contentOffset: Point, viewportSize: Size, at time: Duration,
+        loadQueue: LoadQueueState, contentSize: Size, sample: Sample
+    ) -> Frame? {
+        guard
+            let frame = tracker.frameAnnouncing(
+                target: target, contentOffset: contentOffset, viewportSize: viewportSize, time: time,
+                velocity: velocity)
+        else { return nil }
+        return plan(frame, loadQueue: loadQueue, contentSize: contentSize, sample: sample)
+    }
+
+    /// A deceleration the view reports only by its velocity (SwiftUI's).
+    package mutating func decelerating(
+        velocity: Double, contentOffset: Point, viewportSize: Size, at time: Duration, loadQueue: LoadQueueState,
+        contentSize: Size, sample: Sample
+    ) -> Frame? {
+        guard
+            let frame = tracker.frameDecelerating(
+                velocity: velocity, contentOffset: contentOffset, viewportSize: viewportSize,
+                maxOffset: contentSize.height - viewportSize.height, time: time)
+        else { return nil }
+        return plan(frame, loadQueue: loadQueue, contentSize: contentSize, sample: sample)
+    }
+
+    /// An animated scroll whose report comes later, on the view's own clock.
+    package mutating func announceAtNextReport(target: Point) {
+        tracker.announceAtNextReport(target: target)
+    }
+
+    /// Whether the next report carries a target announced without a report.
+    package var hasPendingTarget: Bool { tracker.hasPendingTarget }
+
+    /// The motion ended: frames carry no target any more.
+    package mutating func motionEnded() {
+        tracker.endFling()
+    }
+
+    // MARK: Cells
+
+    /// A cell asks for the item at `path`: the priority its display request
+    /// runs at (the planner's), recorded for re-ranking.
+    package mutating func displayRequested(at path: ItemPath) -> FetchPriority {
+        let priority = planner.displayPriority(for: path)
+        requests.displayRequested(at: path, priority: priority)
+        return priority
+    }
+
+    /// The display request at `path` ended or was withdrawn.
+    package mutating func displayEnded(at path: ItemPath) {
+        requests.displayEnded(at: path)
+    }
+
+    /// The priority a cell showing `path` asks at now.
+    package func displayPriority(for path: ItemPath) -> FetchPriority {
+        planner.displayPriority(for: path)
+    }
+
+    /// A load took `duration`: the policy learns from it.
+    package mutating func observeLoadDuration(_ duration: Duration) {
+        planner.observeLoadDuration(duration)
+    }
+
+    /// Changes the planner's policy (the simulator's tuning), keeping what is held.
+    package mutating func setPolicy(_ policy: PrefetchPolicy) {
+        planner.setPolicy(policy)
+    }
+
+    /// UIKit's own window asked for `paths` (`prefetchItemsAt`): held as
+    /// the planner's prefetches are.
+    package mutating func requests(prefetching paths: [ItemPath]) -> CoordinatorCore<ItemPath>.Actions {
+        requests.prefetch(paths)
+    }
+
+    /// UIKit's own window withdrew `paths` (`cancelPrefetchingForItemsAt`).
+    package mutating func requests(cancellingPrefetchesOf paths: [ItemPath]) -> CoordinatorCore<ItemPath>.Actions {
+        var actions = CoordinatorCore<ItemPath>.Actions()
+        requests.withdraw(paths, into: &actions)
+        return actions
+    }
+
+    // MARK: Changes
+
+    /// The data was replaced: every request is withdrawn and the next frame
+    /// is a first layout.
+    package mutating func reloaded() -> CoordinatorCore<ItemPath>.Actions {
+        _ = planner.reload(layout: SampledLayout.empty)
+        let actions = requests.reset()
+        needsSample = true
+        needsReload = true
+        tracker.reset()
+        return actions
+    }
+
+    /// Items moved: requests follow them; those of items gone are withdrawn.
+    package mutating func updated(newPath: (ItemPath) -> ItemPath?) -> CoordinatorCore<ItemPath>.Actions {
+        let actions = requests.remap(newPath)
+        planner.applyUpdates(layout: layout, newPath: newPath)
+        needsSample = true
+        return actions
+    }
+
+    /// The layout changed without the items changing: sampled again next frame.
+    package mutating func layoutInvalidated() {
+        needsSample = true
+    }
+
+    // MARK: Planning
+
+    private mutating func plan(
+        _ frame: ScrollFrame, loadQueue: LoadQueueState, contentSize: Size, sample: Sample
+    ) -> Frame {
+        var actions = CoordinatorCore<ItemPath>.Actions()
+        sampleIfNeeded(around: frame, contentSize: contentSize, sample: sample, into: &actions)
+        let update = planner.update(frame, loadQueue: loadQueue)
+        var planned = requests.planned(
+            update, visible: planner.visibleItems, deadlines: planner.deadlines,
+            displayPriority: { planner.displayPriority(for: $0) }, isHeld: { planner.holds($0) })
+        if !actions.withdraw.isEmpty { planned.withdraw = actions.withdraw + planned.withdraw }
+        return Frame(frame: frame, actions: planned, prefetched: update.prefetch)
+    }
+
+    /// Samples the layout again if the viewport, what the policy may look
+    /// at, or the fling's landing leaves the sampled band, or the content
+    /// changed size.
+    private mutating func sampleIfNeeded(
+        around frame: ScrollFrame, contentSize: Size, sample: Sample,
+        into actions: inout CoordinatorCore<ItemPath>.Actions
+    ) {
+        let visible = frame.visibleRect
+        let screen = visible.height
+        var low = visible.minY - (sampledScreens - 2) * screen
+        var high = visible.maxY + (sampledScreens - 2) * screen
+        let landingY =
+            frame.targetOffset?.y ?? visible.minY + ScrollPhysics.projectedDistance(velocity: frame.velocity)
+        low = min(low, landingY - screen)
+        high = max(high, landingY + 2 * screen)
+        let band = layout.band
+        let covered =
+            band.minY <= max(0, low) && band.maxY >= min(contentSize.height, high) && band.width > 0
+        guard needsSample || !covered || contentSize != layout.contentSize else { return }
+        let top = max(0, min(low, visible.minY - sampledScreens * screen))
+        let bottom = max(top, max(high, visible.maxY + sampledScreens * screen))
+        layout = sample(Rect(x: 0, y: top, width: max(contentSize.width, visible.maxX), height: bottom - top))
+        if needsReload {
+            requests.withdraw(planner.reload(layout: layout).cancel, into: &actions)
+            needsReload = false
+        } else {
+            planner.applyUpdates(layout: layout) { $0 }
+        }
+        needsSample = false
+    }
+}
+
+extension SampledLayout {
+    /// The frames `source` reports in `band`, with its counts and content size.
+    @MainActor
+    package init(source: any PrefetchLayoutSource, band: Rect) {
+        let counts = (0..<max(0, source.numberOfSections)).map { source.numberOfItems(inSection: $0) }
+        self.init(
+            contentSize: source.contentSize, itemCounts: counts, band: band, reported: source.itemFrames(in: band))
+    }
+
+    /// The frames `layout` has in `band`: what a `FixedLayoutSource` over it reports.
+    package init(layout: some CollectionLayout, band: Rect) {
+        let counts = (0..<max(0, layout.numberOfSections)).map { layout.numberOfItems(inSection: $0) }
+        self.init(
+            contentSize: layout.contentSize, itemCounts: counts, band: band,
+            reported: layout.itemPaths(in: band).map { ItemFrame(path: $0, frame: layout.frame(at: $0)) })
+    }
+}

@@ -1,0 +1,122 @@
+// A coordinator frame's requests performed under one acquisition of the
+// fetcher's lock: what would otherwise be a lock round trip (and a clock
+// read) per prefetch, withdrawal, re-date and re-rank on the main thread.
+
+/// The changes one coordinator frame makes to its fetcher's requests, in
+/// the order they are performed.
+package struct FetchBatch<Key: Hashable & Sendable>: Sendable {
+    /// Prefetches whose item came on screen: stepped down to `.low`, never up.
+    package var consumed: [FetchTask] = []
+    /// Requests withdrawn (prefetches; a display request's completion gets
+    /// `CancellationError`).
+    package var withdrawn: [FetchTask] = []
+    /// Keys to prefetch, at ``prefetchPriority``.
+    package var prefetches: [Key] = []
+    /// The priority of ``prefetches``.
+    package var prefetchPriority: FetchPriority = .normal
+    /// Requests re-dated: when each item is predicted to be needed, on the
+    /// fetcher's timeline (``AsyncFetcher/timelineNow``).
+    package var deadlines: [(request: Request, deadline: Duration)] = []
+    /// Requests whose deadline the policy predicted again, changed or not:
+    /// with hedging on, one due soon and loading gets its hedge.
+    package var predicted: [Request] = []
+
+    /// A request of the batch's: one made before, or one of its own ``prefetches``.
+    package enum Request: Sendable {
+        case task(FetchTask)
+        /// The prefetch at this index of ``prefetches``.
+        case prefetch(Int)
+    }
+    /// Requests moved to another priority.
+    package var priorities: [(task: FetchTask, priority: FetchPriority)] = []
+
+    package init() {}
+
+    /// Whether there is nothing to perform.
+    package var isEmpty: Bool {
+        consumed.isEmpty && withdrawn.isEmpty && prefetches.isEmpty && deadlines.isEmpty && predicted.isEmpty
+            && priorities.isEmpty
+    }
+}
+
+extension AsyncFetcher {
+    /// Performs `batch` under one acquisition of the fetcher's lock (the
+    /// clock read once before it), and returns the handles of its
+    /// prefetches, in order. Completions, cancellations of running loads
+    /// and started work happen after the lock, as for every call.
+    ///
+    /// - Complexity: O(batch) scheduler operations.
+    package func perform(_ batch: FetchBatch<Key>) -> [FetchTask] {
+        guard !batch.isEmpty else { return [] }
+        // Read before the lock: the clock is the user's.
+        let now = batch.predicted.isEmpty ? .zero : core.timeline()
+        let core = self.core
+        var cancelledDeliveries: [any CancellableDelivery] = []
+        let tasks: [FetchTask] = core.update { state, effects in
+            // A request answered from the cache has no interest to touch.
+            for task in batch.consumed where task.owner != nil {
+                let id = task.interest.id
+                if let priority = state.scheduler.priority(of: id), priority > .low {
+                    state.scheduler.setPriority(.low, of: id)
+                }
+            }
+            for task in batch.withdrawn where task.owner != nil {
+                if let payload = state.scheduler.withdraw(task.interest.id) {
+                    effects.deliveries.append((.failure(CancellationError()), [payload]))
+                }
+                if let delivery = task.interest.delivery { cancelledDeliveries.append(delivery) }
+            }
+            var tasks: [FetchTask] = []
+            tasks.reserveCapacity(batch.prefetches.count)
+            for key in batch.prefetches {
+                if core.memoryCache.valueCountingHit(forKey: key) != nil {
+                    tasks.append(FetchTask(completedWith: batch.prefetchPriority))
+                    continue
+                }
+                let id = state.scheduler.addInterest(in: key, priority: batch.prefetchPriority, payload: nil)
+                tasks.append(
+                    FetchTask(
+                        owner: core, interest: FetchInterestHandle(id: id, delivery: nil),
+                        priority: batch.prefetchPriority))
+            }
+            func task(_ request: FetchBatch<Key>.Request) -> FetchTask {
+                switch request {
+                case .task(let task): task
+                case .prefetch(let index): tasks[index]
+                }
+            }
+            for (request, deadline) in batch.deadlines {
+                let task = task(request)
+                if task.owner != nil { state.scheduler.setDeadline(deadline, of: task.interest.id) }
+            }
+            // As `FetchTask.setDeadline`: a prefetch about to be shown whose load runs slow gets its hedge.
+            if state.hedges.policy.isEnabled {
+                for request in batch.predicted where task(request).owner != nil {
+                    if let key = state.scheduler.key(of: task(request).interest.id) {
+                        state.keyWasReDated(key, now: now)
+                    }
+                }
+            }
+            for (task, priority) in batch.priorities where task.owner != nil {
+                state.scheduler.setPriority(priority, of: task.interest.id)
+            }
+            return tasks
+        }
+        // A main-actor completion handed its result but not yet run is taken back too.
+        for delivery in cancelledDeliveries { delivery.cancelDelivery() }
+        return tasks
+    }
+
+    /// The time now on the fetcher's timeline (its clock, from when it was
+    /// made): what a batch's deadlines are placed on.
+    package var timelineNow: Duration { core.timeline() }
+
+    /// Loads waiting for a free slot and the concurrency limit, as one read
+    /// of the lock: what a planner adds the queue's wait from.
+    package var loadQueue: LoadQueueState {
+        core.state.withLock { state in
+            LoadQueueState(
+                pending: state.scheduler.pendingCount, maxConcurrentLoads: state.scheduler.maxConcurrentLoads)
+        }
+    }
+}
