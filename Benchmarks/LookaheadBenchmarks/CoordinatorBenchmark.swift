@@ -115,6 +115,8 @@ public struct CoordinatorBenchmark {
         samples.reserveCapacity(script.frames.count)
         for (index, frame) in script.frames.enumerated() {
             let time = Self.frameInterval * index
+            // What the view shows is the view's business: worked out before the clock starts.
+            driver.prepare(frame)
             let began = clock.now
             driver.show(frame, at: time)
             samples.append(began.duration(to: clock.now))
@@ -198,6 +200,9 @@ public struct CoordinatorScrollScript: Sendable {
 /// Makes the calls a scroll view's glue makes, for one workload.
 @MainActor
 protocol CoordinatorBenchmarkDriver {
+    /// Works out, untimed, which cells the frame shows.
+    mutating func prepare(_ frame: CoordinatorScrollFrame)
+    /// Makes the frame's calls: what is timed.
     mutating func show(_ frame: CoordinatorScrollFrame, at time: Duration)
     mutating func end()
 }
@@ -208,6 +213,8 @@ struct FlatListDriver: CoordinatorBenchmarkDriver {
     let coordinator: PrefetchCoordinator<Int, Int>
     let layout: any CollectionLayout
     var visible: Set<ItemPath> = []
+    var appeared: [ItemPath] = []
+    var departed: [ItemPath] = []
 
     init(fetcher: AsyncFetcher<Int, Int>, policy: PrefetchPolicy, layout: some CollectionLayout) {
         self.layout = layout
@@ -230,9 +237,15 @@ struct FlatListDriver: CoordinatorBenchmarkDriver {
             break
         }
         coordinator.scrollViewDidScroll(contentOffset: offset, viewportSize: viewport, at: time)
+        for path in appeared { coordinator.requestDisplay(at: path) { _ in } }
+        for path in departed { coordinator.didEndDisplayingItem(at: path) }
+    }
+
+    mutating func prepare(_ frame: CoordinatorScrollFrame) {
+        let viewport = CoordinatorBenchmark.viewport
         let now = Set(layout.itemPaths(in: Rect(x: 0, y: frame.offset, width: viewport.width, height: viewport.height)))
-        for path in now.subtracting(visible) { coordinator.requestDisplay(at: path) { _ in } }
-        for path in visible.subtracting(now) { coordinator.didEndDisplayingItem(at: path) }
+        appeared = now.subtracting(visible).sorted()
+        departed = visible.subtracting(now).sorted()
         visible = now
     }
 
@@ -251,6 +264,7 @@ struct NestedFeedDriver: CoordinatorBenchmarkDriver {
     var links: [Int: NestedCollectionLink<Int, Int>] = [:]
     var visibleItems: Set<NestedItemPath> = []
     var frameCount = 0
+    var rowsOnScreen: [Int] = []
 
     init(fetcher: AsyncFetcher<Int, Int>, policy: PrefetchPolicy, seed: UInt64) {
         let rows = (0..<2_000).map { row -> CarouselFeedLayout.Row in
@@ -287,13 +301,7 @@ struct NestedFeedDriver: CoordinatorBenchmarkDriver {
         coordinator.scrollViewDidScroll(contentOffset: offset, viewportSize: viewport, at: time)
         frameCount += 1
         // The rows on screen: a carousel row has its link, and shows the items at its offset.
-        let first = max(0, (rowTops.firstIndex { $0 + 180 > frame.offset } ?? 0))
-        var rows: [Int] = []
-        var row = first
-        while row < rowTops.count, rowTops[row] < frame.offset + viewport.height {
-            rows.append(row)
-            row += 1
-        }
+        let rows = rowsOnScreen
         var now: Set<NestedItemPath> = []
         for row in rows where layout.itemCount(inRow: row) > 1 {
             let link = links[row] ?? coordinator.registerNested(forRow: row)
@@ -312,6 +320,24 @@ struct NestedFeedDriver: CoordinatorBenchmarkDriver {
         for (row, link) in links where !rows.contains(row) {
             coordinator.unregisterNested(link)
             links[row] = nil
+        }
+    }
+
+    mutating func prepare(_ frame: CoordinatorScrollFrame) {
+        let viewport = CoordinatorBenchmark.viewport
+        var first = 0
+        var low = 0
+        var high = rowTops.count
+        while low < high {
+            let middle = (low + high) / 2
+            if rowTops[middle] + 180 > frame.offset { high = middle } else { low = middle + 1 }
+        }
+        first = max(0, low - 1)
+        rowsOnScreen = []
+        var row = first
+        while row < rowTops.count, rowTops[row] < frame.offset + viewport.height {
+            if rowTops[row] + layout.rows[row].height > frame.offset { rowsOnScreen.append(row) }
+            row += 1
         }
     }
 

@@ -91,10 +91,10 @@ final class DisplayRequestTable<Path: Hashable & Sendable> {
         requests[path]?.request
     }
 
-    /// Adds the re-ranking of the waiting requests `ranks` names to `batch`.
-    func add<Key>(_ ranks: [(path: Path, priority: FetchPriority)], to batch: inout FetchBatch<Key>) {
+    /// Adds the re-ranking of the waiting requests `ranks` names to `changes`.
+    func add(_ ranks: [(path: Path, priority: FetchPriority)], to changes: inout FetchRequestChanges) {
         for (path, priority) in ranks {
-            if let request = requests[path]?.request { batch.priorities.append((request, priority)) }
+            if let request = requests[path]?.request { changes.priorities.append((request, priority)) }
         }
     }
 

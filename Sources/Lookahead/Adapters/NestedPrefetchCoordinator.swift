@@ -49,7 +49,7 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
     /// The requests held, and what each frame does to them.
     package private(set) var requests = CoordinatorCore<NestedItemPath>(datesPrefetches: false)
     /// The outstanding prefetches.
-    private var prefetches = PrefetchRequestTable<NestedItemPath, Key>()
+    private var prefetches = PrefetchRequestTable<NestedItemPath>()
     private let displayRequests = DisplayRequestTable<NestedItemPath>()
     /// The links handed out, weakly: a batch update moves them with their rows.
     private var links: [ObjectIdentifier: WeakLink<Key, Value>] = [:]
@@ -213,7 +213,7 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
     package var pendingDisplayPaths: Set<NestedItemPath> { displayRequests.paths }
 
     /// The keys held prefetched, by path. For tests.
-    package var prefetchedKeysByPath: [NestedItemPath: Key] { prefetches.keys }
+    package private(set) var prefetchedKeysByPath: [NestedItemPath: Key] = [:]
 
     private func endDisplaying(row: Int) {
         displayRequests.cancel { $0.row == row }
@@ -310,6 +310,7 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
     private func remap(_ newPath: (NestedItemPath) -> NestedItemPath?) {
         perform(requests.remap(newPath))
         prefetches.remap(newPath)
+        prefetchedKeysByPath = prefetchedKeysByPath.remappingKeys(newPath).moved
         displayRequests.remap(newPath)
     }
 
@@ -317,6 +318,9 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
 
     private func plan(_ frame: ScrollFrame, scrolls: [NestedPrefetchPlanner.CarouselScroll]) {
         lastFrame = frame
+        var actions = CoordinatorCore<NestedItemPath>.Actions()
+        let before = planner
+        requests.rank({ before.displayPriority(for: $0) }, into: &actions)
         let update = planner.update(frame, carousels: scrolls, loadQueue: fetcher.loadQueue)
         // Consumed: what is on screen now is the cells' business.
         let planner = self.planner
@@ -327,17 +331,24 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
         let held = requests.consumed.isEmpty ? [] : planner.prefetched
         perform(
             requests.planned(
-                update, visible: visible, deadlines: [], displayPriority: planner.displayPriority(for:),
-                isHeld: { held.contains($0) }))
+                update, visible: visible, deadlines: [], isHeld: { held.contains($0) }, time: frame.time,
+                after: actions))
     }
 
     /// Performs a frame's (or a change's) actions on the fetcher, in one batch.
     private func perform(_ actions: CoordinatorCore<NestedItemPath>.Actions) {
+        guard !actions.isEmpty else { return }
+        let made = PrefetchRequestTable<NestedItemPath>.keys(of: actions, key)
         var batch = FetchBatch<Key>()
         batch.prefetchPriority = prefetchPriority
-        let made = prefetches.add(actions, key: key, to: &batch)
-        displayRequests.add(actions.rank, to: &batch)
-        prefetches.adopt(fetcher.perform(batch), for: made)
+        batch.prefetches = made.keys
+        prefetches.add(actions, made: made.paths, to: &batch.changes)
+        displayRequests.add(actions.rank, to: &batch.changes)
+        prefetches.adopt(fetcher.perform(batch), for: made.paths)
+        // The key each outstanding prefetch was made for, for tests.
+        for path in actions.consume { prefetchedKeysByPath[path] = nil }
+        for path in actions.withdraw { prefetchedKeysByPath[path] = nil }
+        for (path, key) in zip(made.paths, made.keys) { prefetchedKeysByPath[path] = key }
     }
 }
 

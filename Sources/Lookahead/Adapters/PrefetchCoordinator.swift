@@ -76,9 +76,9 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
 
     private let key: @MainActor (ItemPath) -> Key?
     /// The outstanding prefetches.
-    private var prefetches = PrefetchRequestTable<ItemPath, Key>()
+    private var prefetches = PrefetchRequestTable<ItemPath>()
     /// The key each outstanding prefetch was made for.
-    package var prefetchedKeys: [ItemPath: Key] { prefetches.keys }
+    package private(set) var prefetchedKeys: [ItemPath: Key] = [:]
     private let displayRequests = DisplayRequestTable<ItemPath>()
     private var loadObservation: FetchObservation?
     var paging: PagingLink?
@@ -330,6 +330,7 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     public func applyUpdates(newPath: (ItemPath) -> ItemPath?) {
         performOutsideFrame(core.updated(newPath: newPath))
         prefetches.remap(newPath)
+        prefetchedKeys = prefetchedKeys.remappingKeys(newPath).moved
         displayRequests.remap(newPath)
         paging?.listChanged()
     }
@@ -361,11 +362,21 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     }
 
     /// Performs actions taken between frames (no deadlines to place).
-    private func performOutsideFrame(_ actions: CoordinatorCore<ItemPath>.Actions) {
+    /// Performs a frame's (or a change's) actions on the fetcher, in one batch.
+    private func performOutsideFrame(_ actions: CoordinatorCore<ItemPath>.Actions, timelineOffset: Duration = .zero) {
+        guard !actions.isEmpty else { return }
+        let made = PrefetchRequestTable<ItemPath>.keys(of: actions, key)
         var batch = FetchBatch<Key>()
         batch.prefetchPriority = prefetchPriority
-        let made = prefetches.add(actions, key: key, to: &batch)
-        prefetches.adopt(fetcher.perform(batch), for: made)
+        batch.prefetches = made.keys
+        // Specialized for the path type whatever the key's: most of a frame's work.
+        prefetches.add(actions, made: made.paths, timelineOffset: timelineOffset, to: &batch.changes)
+        displayRequests.add(actions.rank, to: &batch.changes)
+        prefetches.adopt(fetcher.perform(batch), for: made.paths)
+        // The key each outstanding prefetch was made for, for tests.
+        for path in actions.consume { prefetchedKeys[path] = nil }
+        for path in actions.withdraw { prefetchedKeys[path] = nil }
+        for (path, key) in zip(made.paths, made.keys) { prefetchedKeys[path] = key }
     }
 
     /// Performs a planned frame: its requests in one batch on the fetcher,
@@ -374,12 +385,7 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
         guard let planned else { return }
         signposts?.planningBegan()
         defer { signposts?.planningEnded() }
-        var batch = FetchBatch<Key>()
-        batch.prefetchPriority = prefetchPriority
-        let made = prefetches.add(
-            planned.actions, key: key, timelineOffset: timelineOffset(at: planned.frame.time), to: &batch)
-        displayRequests.add(planned.actions.rank, to: &batch)
-        prefetches.adopt(fetcher.perform(batch), for: made)
+        performOutsideFrame(planned.actions, timelineOffset: timelineOffset(at: planned.frame.time))
         if traceRecorder != nil { record(planned.frame, announcesTarget: announcesTarget) }
         paging?.scrolled(planned.frame, prefetched: planned.prefetched, layout: core.layout)
     }

@@ -181,11 +181,12 @@ package struct PrefetchCoordinatorCore: Sendable {
     ) -> Frame {
         var actions = CoordinatorCore<ItemPath>.Actions()
         sampleIfNeeded(around: frame, contentSize: contentSize, sample: sample, into: &actions)
+        let before = planner
+        requests.rank({ before.displayPriority(for: $0) }, into: &actions)
         let update = planner.update(frame, loadQueue: loadQueue)
-        var planned = requests.planned(
-            update, visible: planner.visibleItems, deadlines: planner.deadlines,
-            displayPriority: { planner.displayPriority(for: $0) }, isHeld: { planner.holds($0) })
-        if !actions.withdraw.isEmpty { planned.withdraw = actions.withdraw + planned.withdraw }
+        let planned = requests.planned(
+            update, visible: planner.visibleItems, deadlines: planner.deadlines, isHeld: { planner.holds($0) },
+            time: frame.time, after: actions)
         return Frame(frame: frame, actions: planned, prefetched: update.prefetch)
     }
 

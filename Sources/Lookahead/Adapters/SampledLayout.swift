@@ -25,6 +25,9 @@ package struct SampledLayout: CollectionLayout {
     private let tallestItem: Double
     private let rowPitch: Double
     private let flatRange: ClosedRange<Int>?
+    /// The sampled frames by flat index, from `flatRange`'s lower bound
+    /// (`nil`: a gap): what `frame(at:)` reads, without hashing a path.
+    private let framesByFlat: [Rect?]
     package let columns: Int
 
     /// A layout with no items, before the first frame.
@@ -63,12 +66,16 @@ package struct SampledLayout: CollectionLayout {
         let flats = frames.keys.map { sections.flatIndex(of: $0) }
         if let low = flats.min(), let high = flats.max() {
             flatRange = low...high
+            var byFlat = [Rect?](repeating: nil, count: high - low + 1)
+            for (path, rect) in frames { byFlat[sections.flatIndex(of: path) - low] = rect }
+            framesByFlat = byFlat
             let rows = Double((high - low) / columns + 1)
             let top = sorted.first?.frame.minY ?? 0
             let bottom = sorted.map(\.frame.maxY).max() ?? 0
             rowPitch = max(1, (bottom - top) / rows)
         } else {
             flatRange = nil
+            framesByFlat = []
             rowPitch = max(1, contentSize.height / Double(max(1, sections.totalItemCount)))
         }
     }
@@ -83,9 +90,11 @@ package struct SampledLayout: CollectionLayout {
     ///
     /// - Complexity: O(1).
     package func frame(at path: ItemPath) -> Rect {
-        if let frame = frames[path] { return frame }
-        let width = contentSize.width / Double(columns)
         let flat = sections.flatIndex(of: path)
+        if let flatRange, flatRange.contains(flat), let frame = framesByFlat[flat - flatRange.lowerBound] {
+            return frame
+        }
+        let width = contentSize.width / Double(columns)
         guard let flatRange, let first = byMinY.first else {
             return Rect(x: 0, y: Double(flat / columns) * rowPitch, width: width, height: rowPitch)
         }
@@ -102,8 +111,9 @@ package struct SampledLayout: CollectionLayout {
 
     /// The sampled items intersecting `rect`, ascending.
     ///
-    /// - Complexity: O(log k + m log m), m the items whose top lies within
-    ///   the tallest item's height above `rect`.
+    /// - Complexity: O(log k + m), m the items whose top lies within the
+    ///   tallest item's height above `rect` (O(m log m) when the rows' order
+    ///   is not the paths').
     package func itemPaths(in rect: Rect) -> [ItemPath] {
         let start = LayoutSearch.partitionPoint(in: byMinY.indices) { index in
             byMinY[index].frame.minY > rect.minY - tallestItem
@@ -114,6 +124,8 @@ package struct SampledLayout: CollectionLayout {
             if byMinY[index].frame.intersects(rect) { paths.append(byMinY[index].path) }
             index += 1
         }
-        return paths.sorted()
+        // Rows of a list or a grid come out in path order already: sorted only when not.
+        for index in paths.indices.dropFirst() where paths[index] < paths[index - 1] { return paths.sorted() }
+        return paths
     }
 }

@@ -2,31 +2,27 @@
 // fetcher's lock: what would otherwise be a lock round trip (and a clock
 // read) per prefetch, withdrawal, re-date and re-rank on the main thread.
 
-/// The changes one coordinator frame makes to its fetcher's requests, in
-/// the order they are performed.
-package struct FetchBatch<Key: Hashable & Sendable>: Sendable {
+/// A request of a batch's: one made before, or one of the batch's own prefetches.
+package enum FetchBatchRequest: Sendable {
+    case task(FetchTask)
+    /// The prefetch at this index of the batch's ``FetchBatch/prefetches``.
+    case prefetch(Int)
+}
+
+/// What a coordinator frame does to requests it made: no keys, so that
+/// building it is the same code whatever the fetcher's key type.
+package struct FetchRequestChanges: Sendable {
     /// Prefetches whose item came on screen: stepped down to `.low`, never up.
     package var consumed: [FetchTask] = []
     /// Requests withdrawn (prefetches; a display request's completion gets
     /// `CancellationError`).
     package var withdrawn: [FetchTask] = []
-    /// Keys to prefetch, at ``prefetchPriority``.
-    package var prefetches: [Key] = []
-    /// The priority of ``prefetches``.
-    package var prefetchPriority: FetchPriority = .normal
     /// Requests re-dated: when each item is predicted to be needed, on the
-    /// fetcher's timeline (``AsyncFetcher/timelineNow``).
-    package var deadlines: [(request: Request, deadline: Duration)] = []
+    /// fetcher's timeline (`AsyncFetcher.timelineNow`).
+    package var deadlines: [(request: FetchBatchRequest, deadline: Duration)] = []
     /// Requests whose deadline the policy predicted again, changed or not:
     /// with hedging on, one due soon and loading gets its hedge.
-    package var predicted: [Request] = []
-
-    /// A request of the batch's: one made before, or one of its own ``prefetches``.
-    package enum Request: Sendable {
-        case task(FetchTask)
-        /// The prefetch at this index of ``prefetches``.
-        case prefetch(Int)
-    }
+    package var predicted: [FetchBatchRequest] = []
     /// Requests moved to another priority.
     package var priorities: [(task: FetchTask, priority: FetchPriority)] = []
 
@@ -34,9 +30,25 @@ package struct FetchBatch<Key: Hashable & Sendable>: Sendable {
 
     /// Whether there is nothing to perform.
     package var isEmpty: Bool {
-        consumed.isEmpty && withdrawn.isEmpty && prefetches.isEmpty && deadlines.isEmpty && predicted.isEmpty
-            && priorities.isEmpty
+        consumed.isEmpty && withdrawn.isEmpty && deadlines.isEmpty && predicted.isEmpty && priorities.isEmpty
     }
+}
+
+/// The changes one coordinator frame makes to its fetcher's requests, in
+/// the order they are performed: consumed, withdrawn, prefetched, re-dated,
+/// checked for a due-soon hedge, re-ranked.
+package struct FetchBatch<Key: Hashable & Sendable>: Sendable {
+    /// What is done to requests made before (and the deadlines of new ones).
+    package var changes = FetchRequestChanges()
+    /// Keys to prefetch, at ``prefetchPriority``.
+    package var prefetches: [Key] = []
+    /// The priority of ``prefetches``.
+    package var prefetchPriority: FetchPriority = .normal
+
+    package init() {}
+
+    /// Whether there is nothing to perform.
+    package var isEmpty: Bool { changes.isEmpty && prefetches.isEmpty }
 }
 
 extension AsyncFetcher {
@@ -49,18 +61,19 @@ extension AsyncFetcher {
     package func perform(_ batch: FetchBatch<Key>) -> [FetchTask] {
         guard !batch.isEmpty else { return [] }
         // Read before the lock: the clock is the user's.
-        let now = batch.predicted.isEmpty ? .zero : core.timeline()
+        let changes = batch.changes
+        let now = changes.predicted.isEmpty ? .zero : core.timeline()
         let core = self.core
         var cancelledDeliveries: [any CancellableDelivery] = []
         let tasks: [FetchTask] = core.update { state, effects in
             // A request answered from the cache has no interest to touch.
-            for task in batch.consumed where task.owner != nil {
+            for task in changes.consumed where task.owner != nil {
                 let id = task.interest.id
                 if let priority = state.scheduler.priority(of: id), priority > .low {
                     state.scheduler.setPriority(.low, of: id)
                 }
             }
-            for task in batch.withdrawn where task.owner != nil {
+            for task in changes.withdrawn where task.owner != nil {
                 if let payload = state.scheduler.withdraw(task.interest.id) {
                     effects.deliveries.append((.failure(CancellationError()), [payload]))
                 }
@@ -79,25 +92,25 @@ extension AsyncFetcher {
                         owner: core, interest: FetchInterestHandle(id: id, delivery: nil),
                         priority: batch.prefetchPriority))
             }
-            func task(_ request: FetchBatch<Key>.Request) -> FetchTask {
+            func task(_ request: FetchBatchRequest) -> FetchTask {
                 switch request {
                 case .task(let task): task
                 case .prefetch(let index): tasks[index]
                 }
             }
-            for (request, deadline) in batch.deadlines {
+            for (request, deadline) in changes.deadlines {
                 let task = task(request)
                 if task.owner != nil { state.scheduler.setDeadline(deadline, of: task.interest.id) }
             }
             // As `FetchTask.setDeadline`: a prefetch about to be shown whose load runs slow gets its hedge.
             if state.hedges.policy.isEnabled {
-                for request in batch.predicted where task(request).owner != nil {
+                for request in changes.predicted where task(request).owner != nil {
                     if let key = state.scheduler.key(of: task(request).interest.id) {
                         state.keyWasReDated(key, now: now)
                     }
                 }
             }
-            for (task, priority) in batch.priorities where task.owner != nil {
+            for (task, priority) in changes.priorities where task.owner != nil {
                 state.scheduler.setPriority(priority, of: task.interest.id)
             }
             return tasks

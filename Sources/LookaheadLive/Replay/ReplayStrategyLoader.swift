@@ -36,10 +36,8 @@ final class ReplayStrategyLoader: StrategyLoader {
     var pageRetries: [(time: Duration, request: PageRequest)] = []
     /// `batch` pages asked for (through the fetcher) whose data has not been seen yet.
     var outstandingPages: Set<Int> = []
-    /// Prefetches, by key, to re-date them (a request that ended ignores it).
-    var prefetchRequests: [Int: FetchTask] = [:]
-    /// Consumed prefetches, by key, until their key's next withdrawal.
-    var consumedRequests: [Int: [FetchTask]] = [:]
+    /// The prefetches a coordinator frame made, by key, as a coordinator keeps them.
+    var prefetches = PrefetchRequestTable<Int>()
 
     init(fetcher: Fetcher, loader: ReplayLoader, strategy: SimulationStrategy, maxConcurrentLoads: Int) {
         self.fetcher = fetcher
@@ -51,57 +49,32 @@ final class ReplayStrategyLoader: StrategyLoader {
 
     func prefetch(_ key: Int) {
         if keys.isPaged { outstandingPages.insert(key) }
-        prefetchRequests[key] = fetcher.fetchAsync(key, priority: .normal)
+        fetcher.fetchAsync(key, priority: .normal)
     }
 
     /// What to add to the replay's time to place it on the fetcher's timeline, measured once.
     private var timelineOffset: Duration?
 
     func perform(_ actions: CoordinatorCore<Int>.Actions, at time: Duration) {
+        var batch = FetchBatch<Int>()
+        addRanks(actions.rank, to: &batch.changes)
         if let prefetcher {
             prefetcher.stopPrefetching(with: actions.withdraw)
             prefetcher.startPrefetching(with: actions.prefetch)
-            var batch = FetchBatch<Int>()
-            addRanks(actions.rank, to: &batch)
             _ = fetcher.perform(batch)
             return
         }
         if timelineOffset == nil { timelineOffset = fetcher.timelineNow - time }
-        var batch = FetchBatch<Int>()
-        for key in actions.consume {
-            guard let request = prefetchRequests.removeValue(forKey: key) else { continue }
-            batch.consumed.append(request)
-            consumedRequests[key, default: []].append(request)
-        }
-        for key in actions.withdraw {
-            if let request = prefetchRequests.removeValue(forKey: key) { batch.withdrawn.append(request) }
-            batch.withdrawn.append(contentsOf: consumedRequests.removeValue(forKey: key) ?? [])
-        }
-        for key in actions.forget { consumedRequests[key] = nil }
-        var made: [Int: Int] = [:]
-        for key in actions.prefetch {
-            if keys.isPaged { outstandingPages.insert(key) }
-            made[key] = batch.prefetches.count
-            batch.prefetches.append(key)
-        }
-        func request(_ key: Int) -> FetchBatch<Int>.Request? {
-            if let index = made[key] { return .prefetch(index) }
-            return prefetchRequests[key].map { .task($0) }
-        }
-        for (key, deadline) in actions.date {
-            if let request = request(key) { batch.deadlines.append((request, deadline + timelineOffset!)) }
-        }
-        for key in actions.predicted {
-            if let request = request(key) { batch.predicted.append(request) }
-        }
-        addRanks(actions.rank, to: &batch)
-        let tasks = fetcher.perform(batch)
-        for (key, index) in made { prefetchRequests[key] = tasks[index] }
+        // The coordinators' own bookkeeping, keyed by item: the same batch they make.
+        if keys.isPaged { outstandingPages.formUnion(actions.prefetch) }
+        batch.prefetches = actions.prefetch
+        prefetches.add(actions, made: actions.prefetch, timelineOffset: timelineOffset!, to: &batch.changes)
+        prefetches.adopt(fetcher.perform(batch), for: actions.prefetch)
     }
 
-    private func addRanks(_ ranks: [(path: Int, priority: FetchPriority)], to batch: inout FetchBatch<Int>) {
+    private func addRanks(_ ranks: [(path: Int, priority: FetchPriority)], to changes: inout FetchRequestChanges) {
         for (item, priority) in ranks {
-            if let request = displayRequests[item] { batch.priorities.append((request, priority)) }
+            if let request = displayRequests[item] { changes.priorities.append((request, priority)) }
         }
     }
 

@@ -36,19 +36,24 @@ struct DatedPrefetchTests {
         #expect(started == [0, 3, 2, 1])
     }
 
-    @Test func everyFrameReDatesThePrefetchesThePolicyPredicts() async {
+    @Test func everyFrameReDatesThePrefetchesThePolicyPredictsDifferently() async {
         await onHeavyTestThread {
             // Given `adaptive` on a fling scenario, dating its prefetches
             var run = SimulationRun.adaptiveFling(seed: 2, duration: .seconds(8))
             #expect(run.driver.datesPrefetches)
             var checked = 0
             run.showFrames { run, frame, _ in
-                // Then each queued prefetch the planner dated is due when the planner predicts
+                // Then each queued prefetch the planner dated is due when the planner predicts,
+                // give or take the tolerance below which a prediction that moved is not re-dated
                 guard let planner = run.driver.planner else { return }
+                let tolerance = CoordinatorCore<ItemPath>.defaultDateTolerance
                 for (path, deadline) in planner.deadlines {
                     let item = run.driver.layout.flatIndex(of: path)
-                    guard case .pending(.normal) = run.driver.loader.scheduler.phase(of: item) else { continue }
-                    #expect(run.driver.loader.scheduler.deadline(of: item) == deadline, "item \(item), frame \(frame)")
+                    guard case .pending(.normal) = run.driver.loader.scheduler.phase(of: item),
+                        let queued = run.driver.loader.scheduler.deadline(of: item)
+                    else { continue }
+                    #expect(
+                        queued - deadline < tolerance && deadline - queued < tolerance, "item \(item), frame \(frame)")
                     checked += 1
                 }
             }

@@ -17,16 +17,21 @@ struct PrefetchRequestTableTests {
     @MainActor
     struct Requests {
         var core = CoordinatorCore<ItemPath>()
-        var table = PrefetchRequestTable<ItemPath, Int>()
+        var table = PrefetchRequestTable<ItemPath>()
         let fetcher: AsyncFetcher<Int, String>
         var priority = FetchPriority.normal
 
         mutating func perform(_ actions: CoordinatorCore<ItemPath>.Actions) {
+            let made = PrefetchRequestTable<ItemPath>.keys(of: actions) { $0.item }
             var batch = FetchBatch<Int>()
             batch.prefetchPriority = priority
-            let made = table.add(actions, key: { $0.item }, to: &batch)
-            table.adopt(fetcher.perform(batch), for: made)
+            batch.prefetches = made.keys
+            table.add(actions, made: made.paths, to: &batch.changes)
+            table.adopt(fetcher.perform(batch), for: made.paths)
         }
+
+        /// The key of each outstanding prefetch.
+        var keys: [ItemPath: Int] { Dictionary(uniqueKeysWithValues: table.paths.map { ($0, $0.item) }) }
 
         mutating func prefetch(_ items: ClosedRange<Int>) { perform(core.prefetch(items.map(row))) }
 
@@ -34,7 +39,7 @@ struct PrefetchRequestTableTests {
             perform(
                 core.planned(
                     PrefetchUpdate(prefetch: [], cancel: cancel.map(row)), visible: visible.map(row), deadlines: [],
-                    displayPriority: { _ in .high }, isHeld: { _ in false }))
+                    isHeld: { _ in false }, time: .zero))
         }
     }
 
@@ -59,7 +64,7 @@ struct PrefetchRequestTableTests {
         let fetcher = requests.fetcher
         #expect(fetcher.withScheduler { $0.phase(of: 1) } == .pending(.low))
         #expect(fetcher.withScheduler { $0.phase(of: 2) } == .pending(.normal))
-        #expect(requests.table.keys == [row(2): 2])
+        #expect(requests.keys == [row(2): 2])
         #expect(requests.table.request(at: row(1)) == nil)
 
         // And a cell's display request for it ranks it again
@@ -93,14 +98,15 @@ struct PrefetchRequestTableTests {
         let fetcher = requests.fetcher
         #expect(fetcher.withScheduler { $0.phase(of: 1) } == .none)
         #expect(fetcher.withScheduler { $0.phase(of: 2) } == .none)
-        #expect(requests.table.keys == [row(0): 3])
+        #expect(Array(requests.table.paths) == [row(0)])
+        #expect(fetcher.withScheduler { $0.phase(of: 3) } == .pending(.normal))
         requests.table.request(at: row(0))?.setDeadline(.seconds(1))
         #expect(fetcher.withScheduler { $0.deadline(of: 3) } != nil)
 
         // And withdrawing everything leaves nothing queued
         requests.perform(requests.core.reset())
         #expect(fetcher.withScheduler { $0.phase(of: 3) } == .none)
-        #expect(requests.table.keys.isEmpty)
+        #expect(requests.keys.isEmpty)
     }
 
     @Test func aWithdrawalNeverCancelsAnotherScreensPrefetchOfTheSameKey() async {
@@ -118,6 +124,6 @@ struct PrefetchRequestTableTests {
         // Then the second's interest stands: the load still waits
         #expect(fetcher.withScheduler { $0.interestCount(in: 5) } == 1)
         #expect(fetcher.withScheduler { $0.phase(of: 5) } == .pending(.normal))
-        #expect(second.table.keys == [row(5): 5])
+        #expect(second.keys == [row(5): 5])
     }
 }

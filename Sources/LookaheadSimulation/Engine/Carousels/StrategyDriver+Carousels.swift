@@ -107,6 +107,10 @@ extension StrategyDriver {
     /// apart), and the nested planner's prefetches and cancels are performed.
     mutating func planCarousels(at time: Duration, frame: FrameVisibility.Frame, velocity: Double) {
         guard var nested, let feed = visibility.feed else { return }
+        // The cells' requests are re-ranked with the frame before's plan, as the coordinators do.
+        var ranked = CoordinatorCore<NestedItemPath>.Actions()
+        let before = nested
+        nestedRequests.rank({ before.displayPriority(for: $0) }, into: &ranked)
         var scrolls: [NestedPrefetchPlanner.CarouselScroll] = []
         var lastRow: Int?
         for path in frame.paths where path.section != lastRow {
@@ -127,8 +131,7 @@ extension StrategyDriver {
         let visible = frame.paths.map { NestedItemPath(row: $0.section, item: $0.item) }
         let held = nestedRequests.consumed.isEmpty ? [] : nested.prefetched
         let actions = nestedRequests.planned(
-            update, visible: visible, deadlines: [], displayPriority: nested.displayPriority(for:),
-            isHeld: { held.contains($0) })
+            update, visible: visible, deadlines: [], isHeld: { held.contains($0) }, time: time, after: ranked)
         perform(actions, at: time) { feed.flatIndex(of: $0) }
     }
 
