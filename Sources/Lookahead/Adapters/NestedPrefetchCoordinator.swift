@@ -319,8 +319,7 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
     private func plan(_ frame: ScrollFrame, scrolls: [NestedPrefetchPlanner.CarouselScroll]) {
         lastFrame = frame
         var actions = CoordinatorCore<NestedItemPath>.Actions()
-        let before = planner
-        requests.rank({ before.displayPriority(for: $0) }, into: &actions)
+        requests.rank({ self.planner.displayPriority(for: $0) }, into: &actions)
         let update = planner.update(frame, carousels: scrolls, loadQueue: fetcher.loadQueue)
         // Consumed: what is on screen now is the cells' business.
         let planner = self.planner
@@ -328,10 +327,9 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
         for row in planner.visibleRows {
             for item in planner.visibleSpan(ofRow: row) { visible.append(NestedItemPath(row: row, item: item)) }
         }
-        let held = requests.consumed.isEmpty ? [] : planner.prefetched
         perform(
             requests.planned(
-                update, visible: visible, deadlines: [], isHeld: { held.contains($0) }, time: frame.time,
+                update, visible: visible, deadlines: [], isHeld: { planner.holds($0) }, time: frame.time,
                 after: actions))
     }
 

@@ -181,8 +181,12 @@ package struct PrefetchCoordinatorCore: Sendable {
     ) -> Frame {
         var actions = CoordinatorCore<ItemPath>.Actions()
         sampleIfNeeded(around: frame, contentSize: contentSize, sample: sample, into: &actions)
-        let before = planner
-        requests.rank({ before.displayPriority(for: $0) }, into: &actions)
+        // Ranked with the plan as it stands, before this frame's (taken out of
+        // `self` for the call rather than copied: the planner is about to change).
+        var ranked = requests
+        requests = CoordinatorCore()
+        ranked.rank({ planner.displayPriority(for: $0) }, into: &actions)
+        requests = ranked
         let update = planner.update(frame, loadQueue: loadQueue)
         let planned = requests.planned(
             update, visible: planner.visibleItems, deadlines: planner.deadlines, isHeld: { planner.holds($0) },

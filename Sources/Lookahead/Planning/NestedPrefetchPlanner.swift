@@ -113,6 +113,12 @@ package struct NestedPrefetchPlanner: Sendable {
         return paths
     }
 
+    /// Whether ``prefetched`` holds `path`, without building it.
+    /// - Complexity: O(log rows asked for + log items).
+    package func holds(_ path: NestedItemPath) -> Bool {
+        Self.want(ofRow: path.row, in: wants)?.contains(path.item) ?? false
+    }
+
     /// The items on screen as of the last frame, ascending.
     ///
     /// - Complexity: O(visible items): built on each call.

@@ -81,6 +81,14 @@ enum NestedPlanning {
         }
     }
 
+    /// Whether the planner holds `path` prefetched.
+    func holds(_ path: NestedItemPath) -> Bool {
+        switch self {
+        case .lookahead(let planner): planner.holds(path)
+        case .perCollection(let planner): planner.prefetched.contains(path)
+        }
+    }
+
     /// The priority a visible cell asks at.
     func displayPriority(for path: NestedItemPath) -> FetchPriority {
         switch self {
@@ -109,8 +117,7 @@ extension StrategyDriver {
         guard var nested, let feed = visibility.feed else { return }
         // The cells' requests are re-ranked with the frame before's plan, as the coordinators do.
         var ranked = CoordinatorCore<NestedItemPath>.Actions()
-        let before = nested
-        nestedRequests.rank({ before.displayPriority(for: $0) }, into: &ranked)
+        nestedRequests.rank({ nested.displayPriority(for: $0) }, into: &ranked)
         var scrolls: [NestedPrefetchPlanner.CarouselScroll] = []
         var lastRow: Int?
         for path in frame.paths where path.section != lastRow {
@@ -129,9 +136,8 @@ extension StrategyDriver {
         self.nested = nested
         // What is on screen is consumed, as the nested coordinator consumes it.
         let visible = frame.paths.map { NestedItemPath(row: $0.section, item: $0.item) }
-        let held = nestedRequests.consumed.isEmpty ? [] : nested.prefetched
         let actions = nestedRequests.planned(
-            update, visible: visible, deadlines: [], isHeld: { held.contains($0) }, time: time, after: ranked)
+            update, visible: visible, deadlines: [], isHeld: { nested.holds($0) }, time: time, after: ranked)
         perform(actions, at: time) { feed.flatIndex(of: $0) }
     }
 
