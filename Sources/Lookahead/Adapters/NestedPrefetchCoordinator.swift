@@ -212,8 +212,13 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
     /// The display requests still waiting, by path. For tests.
     package var pendingDisplayPaths: Set<NestedItemPath> { displayRequests.paths }
 
-    /// The keys held prefetched, by path. For tests.
-    package private(set) var prefetchedKeysByPath: [NestedItemPath: Key] = [:]
+    /// The keys held prefetched, by path, looked up when asked (for tests):
+    /// a frame keeps handles, never keys.
+    package var prefetchedKeysByPath: [NestedItemPath: Key] {
+        var keys: [NestedItemPath: Key] = [:]
+        for path in prefetches.paths { keys[path] = key(path) }
+        return keys
+    }
 
     private func endDisplaying(row: Int) {
         displayRequests.cancel { $0.row == row }
@@ -310,7 +315,6 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
     private func remap(_ newPath: (NestedItemPath) -> NestedItemPath?) {
         perform(requests.remap(newPath))
         prefetches.remap(newPath)
-        prefetchedKeysByPath = prefetchedKeysByPath.remappingKeys(newPath).moved
         displayRequests.remap(newPath)
     }
 
@@ -343,10 +347,6 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
         prefetches.add(actions, made: made.paths, to: &batch.changes)
         displayRequests.add(actions.rank, to: &batch.changes)
         prefetches.adopt(fetcher.perform(batch), for: made.paths)
-        // The key each outstanding prefetch was made for, for tests.
-        for path in actions.consume { prefetchedKeysByPath[path] = nil }
-        for path in actions.withdraw { prefetchedKeysByPath[path] = nil }
-        for (path, key) in zip(made.paths, made.keys) { prefetchedKeysByPath[path] = key }
     }
 }
 

@@ -77,8 +77,13 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     private let key: @MainActor (ItemPath) -> Key?
     /// The outstanding prefetches.
     private var prefetches = PrefetchRequestTable<ItemPath>()
-    /// The key each outstanding prefetch was made for.
-    package private(set) var prefetchedKeys: [ItemPath: Key] = [:]
+    /// The key of each outstanding prefetch, looked up when asked (for
+    /// tests): a frame keeps handles, never keys.
+    package var prefetchedKeys: [ItemPath: Key] {
+        var keys: [ItemPath: Key] = [:]
+        for path in prefetches.paths { keys[path] = key(path) }
+        return keys
+    }
     private let displayRequests = DisplayRequestTable<ItemPath>()
     private var loadObservation: FetchObservation?
     var paging: PagingLink?
@@ -330,7 +335,6 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     public func applyUpdates(newPath: (ItemPath) -> ItemPath?) {
         performOutsideFrame(core.updated(newPath: newPath))
         prefetches.remap(newPath)
-        prefetchedKeys = prefetchedKeys.remappingKeys(newPath).moved
         displayRequests.remap(newPath)
         paging?.listChanged()
     }
@@ -361,7 +365,6 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
         return offset
     }
 
-    /// Performs actions taken between frames (no deadlines to place).
     /// Performs a frame's (or a change's) actions on the fetcher, in one batch.
     private func performOutsideFrame(_ actions: CoordinatorCore<ItemPath>.Actions, timelineOffset: Duration = .zero) {
         guard !actions.isEmpty else { return }
@@ -373,10 +376,6 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
         prefetches.add(actions, made: made.paths, timelineOffset: timelineOffset, to: &batch.changes)
         displayRequests.add(actions.rank, to: &batch.changes)
         prefetches.adopt(fetcher.perform(batch), for: made.paths)
-        // The key each outstanding prefetch was made for, for tests.
-        for path in actions.consume { prefetchedKeys[path] = nil }
-        for path in actions.withdraw { prefetchedKeys[path] = nil }
-        for (path, key) in zip(made.paths, made.keys) { prefetchedKeys[path] = key }
     }
 
     /// Performs a planned frame: its requests in one batch on the fetcher,

@@ -51,7 +51,7 @@
 ///
 /// - Complexity: O(log n + window) per frame: it looks only at the items
 ///   between the viewport and the farthest point it can reach in time.
-public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserving, DeadlinePredicting {
+public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserving {
     /// The adaptive core, in points: load durations (the 99th percentile by
     /// default), the frames' velocity, the margin and the fling speed.
     package private(set) var predictor: ArrivalPredictor

@@ -147,8 +147,7 @@ package struct PrefetchPlanner: Sendable {
     ///
     /// - Complexity: O(window).
     public var deadlines: [(path: ItemPath, time: Duration)] {
-        guard isEnabled, let predicting = policy as? any DeadlinePredicting else { return [] }
-        return predicting.deadlines
+        isEnabled ? policy.deadlines : []
     }
 
     /// The priority a cell showing `path` should ask for its data at, as of

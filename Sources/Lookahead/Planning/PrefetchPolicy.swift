@@ -117,15 +117,6 @@ package protocol LoadDurationObserving {
     mutating func observeLoadDuration(_ duration: Duration)
 }
 
-/// A policy that predicts when the items it asks for are needed, so that a
-/// fetcher can start queued prefetches earliest-due first
-/// (`PrefetchPlanner.deadlines`).
-package protocol DeadlinePredicting {
-    /// Items of the last window with the time each one's data is needed by,
-    /// on the frames' clock (`ScrollFrame.time`).
-    var deadlines: [(path: ItemPath, time: Duration)] { get }
-}
-
 /// Decides, frame by frame, which items should be held prefetched.
 ///
 /// A policy is pure: it sees the frame and the layout and returns the items
@@ -142,6 +133,12 @@ package protocol PrefetchPolicyProtocol: Sendable {
     /// The priority a visible cell should ask for its data at. `.high` by
     /// default; a policy may lower it for a cell about to be scrolled away.
     func displayPriority(for path: ItemPath, context: PrefetchContext, layout: any CollectionLayout) -> FetchPriority
+
+    /// Items of the last window with the time each one's data is needed by,
+    /// on the frames' clock (`ScrollFrame.time`), for a policy that predicts
+    /// it (`PrefetchPlanner.deadlines`); none by default. A requirement
+    /// rather than a protocol to cast to: the planner asks every frame.
+    var deadlines: [(path: ItemPath, time: Duration)] { get }
 }
 
 extension PrefetchPolicyProtocol {
@@ -151,4 +148,7 @@ extension PrefetchPolicyProtocol {
     ) -> FetchPriority {
         .high
     }
+
+    /// None: the policy does not predict when its items are needed.
+    package var deadlines: [(path: ItemPath, time: Duration)] { [] }
 }

@@ -189,7 +189,8 @@ struct PrefetchCoordinatorTests {
         let before = fixture.coordinator.prefetchedKeys
         let deleted = before.keys.min()!
         await fixture.gate.waitForStarts(before.count)
-        // When that item is deleted and the rest move up one
+        // When that item is deleted from the data and the rest move up one
+        fixture.keys.remove(at: deleted.item)
         fixture.coordinator.applyUpdates { path in
             path == deleted ? nil : path > deleted ? ItemPath(item: path.item - 1, section: path.section) : path
         }
