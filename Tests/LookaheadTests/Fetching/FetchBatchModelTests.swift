@@ -44,10 +44,11 @@ import Testing
             let made = singleTasks.count
             for key in batch.prefetches { singleTasks.append(single.fetchAsync(key, priority: batch.prefetchPriority)) }
             for (request, deadline) in batch.deadlines {
-                let index = switch request {
-                case .earlier(let index): index
-                case .new(let index): made + index
-                }
+                let index =
+                    switch request {
+                    case .earlier(let index): index
+                    case .new(let index): made + index
+                    }
                 singleTasks[index].setDeadline(deadline)
             }
             for (index, priority) in batch.priorities { singleTasks[index].priority = priority }
