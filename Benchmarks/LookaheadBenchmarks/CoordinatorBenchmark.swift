@@ -207,6 +207,38 @@ protocol CoordinatorBenchmarkDriver {
     mutating func end()
 }
 
+/// The scroll calls both coordinators take, as a scroll view's delegate makes them.
+@MainActor
+protocol BenchmarkedScrolling {
+    func scrollViewDidEndFling()
+    func scrollViewWillEndDragging(
+        velocity: Double, targetContentOffset: Point, contentOffset: Point, viewportSize: Size, at time: Duration)
+    func scrollViewDidScroll(contentOffset: Point, viewportSize: Size, at time: Duration)
+}
+
+extension PrefetchCoordinator: BenchmarkedScrolling {}
+extension NestedPrefetchCoordinator: BenchmarkedScrolling {}
+
+extension CoordinatorScrollFrame {
+    /// Makes the frame's scroll calls: a drag's start, a fling's release, the scroll.
+    @MainActor
+    func report(to coordinator: some BenchmarkedScrolling, at time: Duration) {
+        let viewport = CoordinatorBenchmark.viewport
+        let offset = Point(x: 0, y: self.offset)
+        switch event {
+        case .dragBegan:
+            coordinator.scrollViewDidEndFling()
+        case .flingReleased(let velocity, let target):
+            coordinator.scrollViewWillEndDragging(
+                velocity: velocity, targetContentOffset: Point(x: 0, y: target), contentOffset: offset,
+                viewportSize: viewport, at: time)
+        case nil:
+            break
+        }
+        coordinator.scrollViewDidScroll(contentOffset: offset, viewportSize: viewport, at: time)
+    }
+}
+
 /// A `PrefetchCoordinator` over a flat layout, with a cell per visible item.
 @MainActor
 struct FlatListDriver: CoordinatorBenchmarkDriver {
@@ -224,19 +256,7 @@ struct FlatListDriver: CoordinatorBenchmarkDriver {
     }
 
     mutating func show(_ frame: CoordinatorScrollFrame, at time: Duration) {
-        let viewport = CoordinatorBenchmark.viewport
-        let offset = Point(x: 0, y: frame.offset)
-        switch frame.event {
-        case .dragBegan:
-            coordinator.scrollViewDidEndFling()
-        case .flingReleased(let velocity, let target):
-            coordinator.scrollViewWillEndDragging(
-                velocity: velocity, targetContentOffset: Point(x: 0, y: target), contentOffset: offset,
-                viewportSize: viewport, at: time)
-        case nil:
-            break
-        }
-        coordinator.scrollViewDidScroll(contentOffset: offset, viewportSize: viewport, at: time)
+        frame.report(to: coordinator, at: time)
         for path in appeared { coordinator.requestDisplay(at: path) { _ in } }
         for path in departed { coordinator.didEndDisplayingItem(at: path) }
     }
@@ -286,19 +306,7 @@ struct NestedFeedDriver: CoordinatorBenchmarkDriver {
     }
 
     mutating func show(_ frame: CoordinatorScrollFrame, at time: Duration) {
-        let viewport = CoordinatorBenchmark.viewport
-        let offset = Point(x: 0, y: frame.offset)
-        switch frame.event {
-        case .dragBegan:
-            coordinator.scrollViewDidEndFling()
-        case .flingReleased(let velocity, let target):
-            coordinator.scrollViewWillEndDragging(
-                velocity: velocity, targetContentOffset: Point(x: 0, y: target), contentOffset: offset,
-                viewportSize: viewport, at: time)
-        case nil:
-            break
-        }
-        coordinator.scrollViewDidScroll(contentOffset: offset, viewportSize: viewport, at: time)
+        frame.report(to: coordinator, at: time)
         frameCount += 1
         // The rows on screen: a carousel row has its link, and shows the items at its offset.
         let rows = rowsOnScreen

@@ -9,7 +9,7 @@
 
     /// The scroll view's delegate while a coordinator is attached: reports
     /// offsets, the end of drags, animated scrolls to the top and cells
-    /// leaving the screen, and forwards
+    /// shown and leaving the screen, and forwards
     /// everything to the delegate the app had set (`forwardee`), which keeps
     /// receiving every call it implements.
     @MainActor
@@ -113,6 +113,21 @@
         private func endMotion(_ forward: (any UIScrollViewDelegate) -> Void) {
             coordinator?.scrollViewDidEndFling()
             if let forwardee { forward(forwardee) }
+        }
+
+        // A cell shown, perhaps again without a new `cellForItemAt` (UIKit
+        // keeps recently used cells ready): its request is ranked up again.
+        func collectionView(
+            _ collectionView: UICollectionView, willDisplay cell: UICollectionViewCell, forItemAt indexPath: IndexPath
+        ) {
+            coordinator?.willDisplayItem(at: ItemPath(indexPath))
+            (forwardee as? any UICollectionViewDelegate)?.collectionView?(
+                collectionView, willDisplay: cell, forItemAt: indexPath)
+        }
+
+        func tableView(_ tableView: UITableView, willDisplay cell: UITableViewCell, forRowAt indexPath: IndexPath) {
+            coordinator?.willDisplayItem(at: ItemPath(indexPath))
+            (forwardee as? any UITableViewDelegate)?.tableView?(tableView, willDisplay: cell, forRowAt: indexPath)
         }
 
         func collectionView(

@@ -17,6 +17,7 @@
         func scrollViewWillAnimateScroll(
             to targetContentOffset: Point, contentOffset: Point, viewportSize: Size, at time: Duration)
         func scrollViewDidEndFling()
+        func willDisplayItem(at path: ItemPath)
         func didEndDisplayingItem(at path: ItemPath)
         func prefetchItems(at paths: [ItemPath])
         func cancelPrefetchingForItems(at paths: [ItemPath])

@@ -24,14 +24,24 @@ package struct CoordinatorCore<Path: Hashable & Comparable & Sendable>: Sendable
     package private(set) var prefetches: [Path: Duration?] = [:]
     /// The display requests, with the priority last given to each.
     package private(set) var displays: [Path: FetchPriority] = [:]
+    /// Display requests of cells made ahead of being shown (UIKit's cell
+    /// prefetching calls `cellForItemAt` early, for cells that may never be
+    /// shown): ranked no higher than `.normal` until their item is on screen.
+    package private(set) var prepared: Set<Path> = []
+    /// Display requests of cells that left the screen: at `.low`, no longer
+    /// re-ranked, taken back by the cell if it is shown again (UIKit
+    /// re-displays a recently used cell without a new `cellForItemAt`),
+    /// withdrawn once their item is neither on screen nor held.
+    package private(set) var departed: Set<Path> = []
     /// Prefetches consumed (their item came on screen), whose requests go on
     /// at `.low` while their item stays within reach: withdrawn with the
     /// path's next withdrawal, forgotten once neither on screen nor held.
     package private(set) var consumed: Set<Path> = []
     /// Whether prefetches are dated from the policy's predictions.
     package var datesPrefetches: Bool
-    /// A prediction that moved less than this is not re-dated: the queue's
-    /// order among items due that close together does not matter.
+    /// A prediction that moved less than this, or than an eighth of the time
+    /// until its item is due, is not re-dated: the queue's order among items
+    /// due that close together does not matter.
     package var dateTolerance: Duration
     /// The prefetches due within this long of a frame are named in
     /// ``Actions/predicted``: a fetcher that hedges a prefetch due soon
@@ -55,6 +65,9 @@ package struct CoordinatorCore<Path: Hashable & Comparable & Sendable>: Sendable
         package var predicted: [Path] = []
         /// Display requests whose priority changed.
         package var rank: [(path: Path, priority: FetchPriority)] = []
+        /// Display requests of cells that left and whose item went out of
+        /// reach: the driver withdraws its own.
+        package var withdrawDisplay: [Path] = []
         /// Consumed prefetches forgotten (their item neither on screen nor
         /// held): their requests are left to finish, no longer withdrawn.
         package var forget: [Path] = []
@@ -64,7 +77,7 @@ package struct CoordinatorCore<Path: Hashable & Comparable & Sendable>: Sendable
         /// Whether there is nothing to do.
         package var isEmpty: Bool {
             consume.isEmpty && withdraw.isEmpty && prefetch.isEmpty && date.isEmpty && predicted.isEmpty
-                && rank.isEmpty && forget.isEmpty
+                && rank.isEmpty && forget.isEmpty && withdrawDisplay.isEmpty
         }
     }
 
@@ -79,6 +92,18 @@ package struct CoordinatorCore<Path: Hashable & Comparable & Sendable>: Sendable
 
     /// Half a 120 Hz frame.
     package static var defaultDateTolerance: Duration { .milliseconds(4) }
+
+    /// Whether a prediction dated `last` that is now `deadline` at `time`
+    /// moved enough to be re-dated: by `tolerance`, and by an eighth of the
+    /// time until the item is due. Far-off predictions move every frame and
+    /// matter little (docs/decisions.md, "Re-dating a prefetch").
+    package static func movedEnough(
+        from last: Duration, to deadline: Duration, at time: Duration, tolerance: Duration
+    ) -> Bool {
+        let moved = last > deadline ? last - deadline : deadline - last
+        // Integer arithmetic: a `Duration` times a `Double` costs more than the rest of the check.
+        return moved >= tolerance && moved * 8 >= min(last, deadline) - time
+    }
 
     // MARK: Frames
 
@@ -111,7 +136,13 @@ package struct CoordinatorCore<Path: Hashable & Comparable & Sendable>: Sendable
             for (path, deadline) in deadlines {
                 guard let last = prefetches[path] else { continue }
                 if deadline <= soon { actions.predicted.append(path) }
-                if let last, last - deadline < dateTolerance, deadline - last < dateTolerance { continue }
+                // A prediction that crosses into the due-soon window is re-dated
+                // whatever it moved: the fetcher hedges by the deadline it holds.
+                if let last, !(deadline <= soon && last > soon),
+                    !Self.movedEnough(from: last, to: deadline, at: time, tolerance: dateTolerance)
+                {
+                    continue
+                }
                 prefetches[path] = deadline
                 actions.date.append((path, deadline))
             }
@@ -119,6 +150,9 @@ package struct CoordinatorCore<Path: Hashable & Comparable & Sendable>: Sendable
         if !consumed.isEmpty {
             let outstanding = prefetches
             forgetConsumed(outside: { visible.contains($0) || isHeld($0) || outstanding[$0] != nil }, into: &actions)
+        }
+        if !departed.isEmpty {
+            withdrawDeparted(outside: { visible.contains($0) || isHeld($0) }, into: &actions)
         }
         return actions
     }
@@ -151,15 +185,36 @@ package struct CoordinatorCore<Path: Hashable & Comparable & Sendable>: Sendable
         for path in actions.forget { consumed.remove(path) }
     }
 
+    /// Withdraws the display requests of departed cells whose item
+    /// `isInReach` no longer names (neither on screen nor held).
+    package mutating func withdrawDeparted(outside isInReach: (Path) -> Bool, into actions: inout Actions) {
+        let first = actions.withdrawDisplay.count
+        for path in departed where !isInReach(path) { actions.withdrawDisplay.append(path) }
+        guard actions.withdrawDisplay.count > first else { return }
+        // In path order, whatever the set's: a run is a function of its seed.
+        actions.withdrawDisplay[first...].sort()
+        for path in actions.withdrawDisplay[first...] {
+            departed.remove(path)
+            displays[path] = nil
+        }
+    }
+
     /// Re-ranks every display request whose priority `displayPriority` now
     /// gives differently: at the start of a frame, with the planner's
     /// priorities as of the frame before (what the simulator's figures were
     /// measured with; re-ranked after planning, `photos` seeds 1 and 2 left
-    /// 6% more blank cell-frames).
-    package mutating func rank(_ displayPriority: (Path) -> FetchPriority, into actions: inout Actions) {
+    /// 6% more blank cell-frames). A departed cell's request stays `.low`; a
+    /// prepared cell's is ranked no higher than `.normal` until `isOnScreen`.
+    package mutating func rank(
+        _ displayPriority: (Path) -> FetchPriority, isOnScreen: (Path) -> Bool, into actions: inout Actions
+    ) {
         let first = actions.rank.count
         for (path, current) in displays {
-            let priority = displayPriority(path)
+            if !departed.isEmpty, departed.contains(path) { continue }
+            var priority = displayPriority(path)
+            if !prepared.isEmpty, prepared.contains(path) {
+                if isOnScreen(path) { prepared.remove(path) } else { priority = min(priority, .normal) }
+            }
             guard priority != current else { continue }
             displays[path] = priority
             actions.rank.append((path, priority))
@@ -170,16 +225,54 @@ package struct CoordinatorCore<Path: Hashable & Comparable & Sendable>: Sendable
 
     // MARK: Cells
 
-    /// A cell asked for the item at `path`, at `priority`: its display
-    /// request replaces any earlier one there.
-    package mutating func displayRequested(at path: Path, priority: FetchPriority) {
+    /// A cell asked for the item at `path`, at `priority` if it is on
+    /// screen, no higher than `.normal` if it is made ahead: its display
+    /// request replaces any earlier one there. Returns the priority to ask at.
+    @discardableResult
+    package mutating func displayRequested(
+        at path: Path, priority: FetchPriority, isOnScreen: Bool = true
+    ) -> FetchPriority {
+        departed.remove(path)
+        let priority = isOnScreen ? priority : min(priority, .normal)
+        if isOnScreen { prepared.remove(path) } else { prepared.insert(path) }
         displays[path] = priority
+        return priority
+    }
+
+    /// The cell at `path` is shown (again): its request, if it has one, is
+    /// ranked at `priority`, whether it was made ahead or left the screen.
+    package mutating func displayShown(at path: Path, priority: FetchPriority) -> Actions {
+        var actions = Actions()
+        guard let current = displays[path] else { return actions }
+        prepared.remove(path)
+        departed.remove(path)
+        if current != priority {
+            displays[path] = priority
+            actions.rank.append((path, priority))
+        }
+        return actions
+    }
+
+    /// The cell at `path` left the screen: its request goes on at `.low`
+    /// until the cell is shown again or its item goes out of reach.
+    package mutating func displayLeft(at path: Path) -> Actions {
+        var actions = Actions()
+        guard let current = displays[path] else { return actions }
+        prepared.remove(path)
+        departed.insert(path)
+        if current != .low {
+            displays[path] = .low
+            actions.rank.append((path, .low))
+        }
+        return actions
     }
 
     /// The display request at `path` ended (withdrawn, or answered): no
     /// longer re-ranked.
     package mutating func displayEnded(at path: Path) {
         displays[path] = nil
+        if !prepared.isEmpty { prepared.remove(path) }
+        if !departed.isEmpty { departed.remove(path) }
     }
 
     // MARK: Changes
@@ -192,6 +285,8 @@ package struct CoordinatorCore<Path: Hashable & Comparable & Sendable>: Sendable
         prefetches.removeAll()
         consumed.removeAll()
         displays.removeAll()
+        prepared.removeAll()
+        departed.removeAll()
         return actions
     }
 
@@ -217,6 +312,8 @@ package struct CoordinatorCore<Path: Hashable & Comparable & Sendable>: Sendable
             if let new = newPath(path) { movedDisplays[new] = priority }
         }
         displays = movedDisplays
+        prepared = Set(prepared.compactMap(newPath))
+        departed = Set(departed.compactMap(newPath))
         return actions
     }
 }

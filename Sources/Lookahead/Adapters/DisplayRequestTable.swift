@@ -14,6 +14,8 @@ final class DisplayRequestTable<Path: Hashable & Sendable> {
     /// the path it was made at, which a batch update may since have moved.
     private var pathOfSerial: [Int: Path] = [:]
     private var nextSerial = 0
+    /// Told the path of a request that was answered (not withdrawn nor replaced).
+    var onEnded: ((Path) -> Void)?
 
     /// Starts a display request of `key` (none if `nil`) on `fetcher` for
     /// the cell at `path`, replacing the one before it; kept while it waits.
@@ -46,7 +48,9 @@ final class DisplayRequestTable<Path: Hashable & Sendable> {
     /// The request made with `serial` completed: forgotten, unless a newer one replaced it.
     private func ended(serial: Int) {
         guard let path = pathOfSerial.removeValue(forKey: serial) else { return }
-        if requests[path]?.serial == serial { requests[path] = nil }
+        guard requests[path]?.serial == serial else { return }
+        requests[path] = nil
+        onEnded?(path)
     }
 
     /// Withdraws the request at `path`: its completion gets `CancellationError`.

@@ -323,7 +323,7 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
     private func plan(_ frame: ScrollFrame, scrolls: [NestedPrefetchPlanner.CarouselScroll]) {
         lastFrame = frame
         var actions = CoordinatorCore<NestedItemPath>.Actions()
-        requests.rank({ self.planner.displayPriority(for: $0) }, into: &actions)
+        requests.rank({ self.planner.displayPriority(for: $0) }, isOnScreen: { _ in true }, into: &actions)
         let update = planner.update(frame, carousels: scrolls, loadQueue: fetcher.loadQueue)
         // Consumed: what is on screen now is the cells' business.
         let planner = self.planner
@@ -347,6 +347,7 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
         prefetches.add(actions, made: made.paths, to: &batch.changes)
         displayRequests.add(actions.rank, to: &batch.changes)
         prefetches.adopt(fetcher.perform(batch), for: made.paths)
+        for path in actions.withdrawDisplay { displayRequests.cancel(at: path) }
     }
 }
 

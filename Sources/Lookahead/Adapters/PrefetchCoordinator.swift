@@ -115,6 +115,8 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
         self.layoutSource = layoutSource
         self.key = key
         self.core = PrefetchCoordinatorCore(policy: policy, sampledScreens: sampledScreens)
+        // A request that was answered is no longer ranked.
+        displayRequests.onEnded = { [weak self] path in self?.core.displayEnded(at: path) }
         // The policy learns how long the fetcher's loads take.
         loadObservation = fetcher.observe { [weak self] event in
             guard case .succeeded(_, let duration) = event else { return }
@@ -268,6 +270,10 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     /// Call it from `cellForItemAt`; the completion runs on the main actor
     /// (before this returns if the value is cached).
     ///
+    /// A cell made ahead of being shown (UIKit's cell prefetching) asks at
+    /// no more than `.normal` until its item comes on screen or
+    /// ``willDisplayItem(at:)`` reports it shown.
+    ///
     /// - Returns: the request, or `nil` if `path` has nothing to load.
     /// - Complexity: O(1) amortized.
     @discardableResult
@@ -283,19 +289,20 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
         return request
     }
 
-    /// The cell showing `path` left the screen (`didEndDisplaying`), and will
-    /// be reused: its display request is withdrawn.
-    public func didEndDisplayingItem(at path: ItemPath) {
-        displayRequests.cancel(at: path)
-        core.displayEnded(at: path)
+    /// The cell showing `path` is displayed (`willDisplay`), perhaps again
+    /// without a new `cellForItemAt`: its display request, if it still
+    /// waits, is ranked now at the planner's priority.
+    public func willDisplayItem(at path: ItemPath) {
+        performOutsideFrame(core.displayShown(at: path))
     }
 
-    /// The cell showing `path` is displayed (`willDisplay`), perhaps again
-    /// without a new `cellForItemAt`: its display request, if it has one,
-    /// is ranked now at the planner's priority.
-    public func willDisplayItem(at path: ItemPath) {
-        guard let request = displayRequests.request(at: path) else { return }
-        request.priority = core.displayRequested(at: path)
+    /// The cell showing `path` left the screen (`didEndDisplaying`): its
+    /// display request goes on at `.low`, so that the cell, if UIKit shows
+    /// it again without a new `cellForItemAt`, still gets its data; the
+    /// request is withdrawn once the item is neither on screen nor within
+    /// the planner's window, or replaced by the next request for `path`.
+    public func didEndDisplayingItem(at path: ItemPath) {
+        performOutsideFrame(core.displayLeft(at: path))
     }
 
     /// The display requests still waiting, by index path. For tests.
@@ -376,6 +383,7 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
         prefetches.add(actions, made: made.paths, timelineOffset: timelineOffset, to: &batch.changes)
         displayRequests.add(actions.rank, to: &batch.changes)
         prefetches.adopt(fetcher.perform(batch), for: made.paths)
+        for path in actions.withdrawDisplay { displayRequests.cancel(at: path) }
     }
 
     /// Performs a planned frame: its requests in one batch on the fetcher,

@@ -108,11 +108,24 @@ package struct PrefetchCoordinatorCore: Sendable {
     // MARK: Cells
 
     /// A cell asks for the item at `path`: the priority its display request
-    /// runs at (the planner's), recorded for re-ranking.
-    package mutating func displayRequested(at path: ItemPath) -> FetchPriority {
-        let priority = planner.displayPriority(for: path)
-        requests.displayRequested(at: path, priority: priority)
-        return priority
+    /// runs at (the planner's; no higher than `.normal` for a cell made
+    /// ahead of being shown), recorded for re-ranking. Whether the item is
+    /// on screen is the last frame's unless the driver knows (`isOnScreen`).
+    package mutating func displayRequested(at path: ItemPath, isOnScreen: Bool? = nil) -> FetchPriority {
+        requests.displayRequested(
+            at: path, priority: planner.displayPriority(for: path),
+            isOnScreen: isOnScreen ?? planner.isOnScreen(path))
+    }
+
+    /// The cell at `path` is shown (again, perhaps without a new request):
+    /// its request, if it has one, is ranked at the planner's priority.
+    package mutating func displayShown(at path: ItemPath) -> CoordinatorCore<ItemPath>.Actions {
+        requests.displayShown(at: path, priority: planner.displayPriority(for: path))
+    }
+
+    /// The cell at `path` left the screen: its request goes on at `.low`.
+    package mutating func displayLeft(at path: ItemPath) -> CoordinatorCore<ItemPath>.Actions {
+        requests.displayLeft(at: path)
     }
 
     /// The display request at `path` ended or was withdrawn.
@@ -185,11 +198,14 @@ package struct PrefetchCoordinatorCore: Sendable {
         // `self` for the call rather than copied: the planner is about to change).
         var ranked = requests
         requests = CoordinatorCore()
-        ranked.rank({ planner.displayPriority(for: $0) }, into: &actions)
+        ranked.rank({ planner.displayPriority(for: $0) }, isOnScreen: { planner.isOnScreen($0) }, into: &actions)
         requests = ranked
         let update = planner.update(frame, loadQueue: loadQueue)
+        // Read from a copy (the planner does not change until the next frame):
+        // a closure over `self` would copy the requests as they change.
+        let window = planner
         let planned = requests.planned(
-            update, visible: planner.visibleItems, deadlines: planner.deadlines, isHeld: { planner.holds($0) },
+            update, visible: window.visibleItems, deadlines: window.deadlines, isHeld: { window.holds($0) },
             time: frame.time, after: actions)
         return Frame(frame: frame, actions: planned, prefetched: update.prefetch)
     }

@@ -256,55 +256,7 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
     /// if nobody else wants it) and throws `CancellationError`.
     @inlinable
     public func value(for key: Key, priority: FetchPriority = .high) async throws -> Value {
-        if let value = memoryCache.valueCountingHit(forKey: key) {
-            return value
-        }
-        let core = self.core
-        let token = core.update { state, _ in
-            let token = state.nextToken
-            state.nextToken += 1
-            state.tokens[token] = .awaitingRegistration
-            return token
-        }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
-                let registration: Registration = core.update { state, _ in
-                    if case .cancelled = state.tokens[token] {
-                        state.tokens[token] = nil
-                        return .cancelled
-                    }
-                    if let value = core.memoryCache.valueCountingHit(forKey: key) {
-                        state.tokens[token] = nil
-                        return .cached(value)
-                    }
-                    let id = state.scheduler.addInterest(
-                        in: key, priority: priority, payload: FetchPayload(.continuation(token: token, continuation)))
-                    state.tokens[token] = .registered(id)
-                    return .registered
-                }
-                switch registration {
-                case .registered: break
-                case .cancelled: continuation.resume(throwing: CancellationError())
-                case .cached(let value): continuation.resume(returning: value)
-                }
-            }
-        } onCancel: {
-            let payload: FetchPayload<Value>? = core.update { state, _ in
-                switch state.tokens[token] {
-                case .awaitingRegistration:
-                    state.tokens[token] = .cancelled
-                    return nil
-                case .registered(let id):
-                    state.tokens[token] = nil
-                    return state.scheduler.withdraw(id)
-                case .cancelled, nil:
-                    return nil
-                }
-            }
-            if case .continuation(_, let continuation) = payload?.kind {
-                continuation.resume(throwing: CancellationError())
-            }
-        }
+        try await awaitValue(for: key, priority: priority, following: nil)
     }
 
     /// Loads the value of `key` for the load whose loader was given
@@ -313,7 +265,14 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
     /// prefetch when that load is one. How a `DataPipeline`'s value load
     /// asks for its bytes.
     package func value(for key: Key, following context: LoadContext) async throws -> Value {
-        let priority = context.priority
+        try await awaitValue(for: key, priority: context.priority, following: context)
+    }
+
+    /// One waiting request: registered under the lock unless cancelled
+    /// first or answered from the cache, withdrawn if the calling task is
+    /// cancelled; with a `context`, at its priority as that changes.
+    @inlinable
+    func awaitValue(for key: Key, priority: FetchPriority, following context: LoadContext?) async throws -> Value {
         if let value = memoryCache.valueCountingHit(forKey: key) {
             return value
         }
@@ -336,14 +295,14 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
                         return .cached(value)
                     }
                     let payload = FetchPayload(
-                        .continuation(token: token, continuation), isOnBehalfOfPrefetch: context.isPrefetch)
+                        .continuation(token: token, continuation), isOnBehalfOfPrefetch: context?.isPrefetch ?? false)
                     let id = state.scheduler.addInterest(in: key, priority: priority, payload: payload)
                     state.tokens[token] = .registered(id)
                     return .registered
                 }
                 switch registration {
                 case .registered:
-                    context.onPriorityChange { priority in
+                    context?.onPriorityChange { priority in
                         core.update { state, _ in
                             guard case .registered(let id) = state.tokens[token] else { return }
                             state.scheduler.setPriority(priority, of: id)

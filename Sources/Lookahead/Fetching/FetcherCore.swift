@@ -143,6 +143,10 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// small lock, so that finishing a delivery does not take the fetcher's;
     /// taken inside the fetcher's lock, never the other way round.
     @usableFromInline let deliveries = LockedValue(DeliveryCount())
+    /// Copied to start each update's effects: in code not specialized for
+    /// the key and value, making eleven empty arrays looks up each one's type.
+    /// Immutable and empty, so no continuation or task in it is ever shared.
+    @usableFromInline nonisolated(unsafe) let noEffects = Effects()
 
     @usableFromInline
     struct DeliveryCount {
@@ -271,7 +275,7 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// scheduler's resulting actions produced.
     @inlinable
     func update<Result>(_ body: (inout State, inout Effects) -> Result) -> Result {
-        var effects = Effects()
+        var effects = noEffects
         let result = state.withLock { state in
             let result = body(&state, &effects)
             state.drainActions(into: &effects)

@@ -69,6 +69,8 @@ public final class ScrollViewPrefetcher: Sendable {
     private let now: @Sendable () -> Duration
     /// The loads waiting per concurrent slot of the consumer, when known.
     private let queuedLoadsPerSlot: (@Sendable () -> Double)?
+    /// Whether every change settles at once (no debounce).
+    private let settlesInEveryChange: Bool
     private let prefetch: @Sendable ([Int]) -> Void
     private let cancel: @Sendable ([Int]) -> Void
     /// Observations that live as long as this prefetcher.
@@ -86,6 +88,27 @@ public final class ScrollViewPrefetcher: Sendable {
         /// Whether some thread is delivering `undelivered`: only one does, so
         /// updates arrive in order and never concurrently.
         var isDelivering = false
+        /// Whether a task is to settle at the machine's `scheduledSettleTime`
+        /// (`scheduledUpdate` is set once the task is started, after the lock).
+        var isSettleArranged = false
+        /// The latest time the machine was given: a time read before the lock
+        /// by one thread may be earlier than one another thread gave since.
+        var latestTime = Duration.zero
+
+        /// `time`, or the latest time the machine was given if that is later.
+        mutating func notBeforeLatest(_ time: Duration) -> Duration {
+            latestTime = max(latestTime, time)
+            return latestTime
+        }
+
+        /// Arranges the task that settles at the machine's `scheduledSettleTime`,
+        /// unless one is arranged already: its serial and how long it sleeps.
+        mutating func arrangeSettle(at time: Duration) -> ArrangedSettle? {
+            guard !isSettleArranged, let due = machine.scheduledSettleTime else { return nil }
+            isSettleArranged = true
+            scheduledUpdateSerial += 1
+            return ArrangedSettle(serial: scheduledUpdateSerial, delay: max(.zero, due - time))
+        }
 
         /// Queues `update`; returns whether the caller must now deliver.
         mutating func enqueue(_ update: ScrollViewPrefetcherStateMachine.Update) -> Bool {
@@ -102,6 +125,12 @@ public final class ScrollViewPrefetcher: Sendable {
             isDelivering = false
             return nil
         }
+    }
+
+    /// A settle arranged under the lock, for a task started after it.
+    private struct ArrangedSettle {
+        var serial: Int
+        var delay: Duration
     }
 
     /// Creates a prefetcher that reports its decisions to two closures.
@@ -152,6 +181,7 @@ public final class ScrollViewPrefetcher: Sendable {
         let start = clock.now
         self.now = { start.duration(to: clock.now) }
         self.queuedLoadsPerSlot = queuedLoadsPerSlot
+        self.settlesInEveryChange = debounce == .zero
         self.prefetch = prefetch
         self.cancel = cancel
     }
@@ -232,58 +262,69 @@ public final class ScrollViewPrefetcher: Sendable {
     }
 
     /// Applies `event` to the machine and, if it changed anything, settles
-    /// or arranges a settle as the machine says.
+    /// or arranges a settle as the machine says. The clock and the consumer's
+    /// queue are read before the lock, and the settle's task is started
+    /// after it: nothing the app supplied runs under the lock.
     private func change(_ event: (inout ScrollViewPrefetcherStateMachine) -> Bool) {
-        let (mustDeliver, replaced): (Bool, Task<Void, Never>?) = state.withLock { state in
-            guard event(&state.machine) else { return (false, nil) }
-            let time = now()
+        let time = now()
+        // Only a prefetcher without a debounce settles inside a change.
+        let queued = settlesInEveryChange ? queuedLoadsPerSlot?() ?? 0 : 0
+        let (mustDeliver, replaced, arranged): (Bool, Task<Void, Never>?, ArrangedSettle?) = state.withLock {
+            state in
+            guard event(&state.machine) else { return (false, nil, nil) }
+            let time = state.notBeforeLatest(time)
             switch state.machine.timingAfterChange(at: time) {
             case .now:
-                let mustDeliver = state.enqueue(
-                    state.machine.settleNow(at: time, queuedLoadsPerSlot: queuedLoadsPerSlot?() ?? 0))
-                scheduleArrangedUpdate(&state)
-                return (mustDeliver, nil)
+                let mustDeliver = state.enqueue(state.machine.settleNow(at: time, queuedLoadsPerSlot: queued))
+                return (mustDeliver, nil, state.arrangeSettle(at: time))
             case .at:
                 let replaced = state.scheduledUpdate.take()
-                scheduleArrangedUpdate(&state)
-                return (false, replaced)
+                state.isSettleArranged = false
+                return (false, replaced, state.arrangeSettle(at: time))
             case .unchanged:
-                return (false, nil)
+                return (false, nil, nil)
             }
         }
         // Cancelling runs the clock's cancellation handler: only now that the lock is released.
         replaced?.cancel()
+        start(arranged)
         if mustDeliver { deliver() }
     }
 
-    /// Starts the task that settles at the machine's `scheduledSettleTime`,
-    /// unless one is already waiting for it.
-    private func scheduleArrangedUpdate(_ state: inout State) {
-        guard state.scheduledUpdate == nil, let time = state.machine.scheduledSettleTime else { return }
-        let delay = max(.zero, time - now())
-        state.scheduledUpdateSerial += 1
-        let serial = state.scheduledUpdateSerial
-        state.scheduledUpdate = Task { [weak self, sleep] in
+    /// Starts the task for the settle arranged under the lock, and records
+    /// it there unless another has replaced it meanwhile.
+    private func start(_ arranged: ArrangedSettle?) {
+        guard let arranged else { return }
+        let task = Task { [weak self, sleep] in
             do {
-                try await sleep(delay)
+                try await sleep(arranged.delay)
             } catch {
                 return  // cancelled: the prefetcher is gone, or an earlier update replaced this one
             }
-            self?.settleScheduledUpdate(serial: serial)
+            self?.settleScheduledUpdate(serial: arranged.serial)
         }
+        let isCurrent = state.withLock { state in
+            guard state.isSettleArranged, state.scheduledUpdateSerial == arranged.serial else { return false }
+            state.scheduledUpdate = task
+            return true
+        }
+        if !isCurrent { task.cancel() }
     }
 
     /// Makes the arranged update. Runs in the scheduled task `serial`.
     private func settleScheduledUpdate(serial: Int) {
-        let mustDeliver: Bool = state.withLock { state in
+        let time = now()
+        let queued = queuedLoadsPerSlot?() ?? 0
+        let (mustDeliver, arranged): (Bool, ArrangedSettle?) = state.withLock { state in
             // Replaced after its sleep ended: the newer task settles.
-            guard state.scheduledUpdate != nil, state.scheduledUpdateSerial == serial else { return false }
+            guard state.isSettleArranged, state.scheduledUpdateSerial == serial else { return (false, nil) }
             state.scheduledUpdate = nil
-            let mustDeliver = state.enqueue(
-                state.machine.settleArranged(at: now(), queuedLoadsPerSlot: queuedLoadsPerSlot?() ?? 0))
-            scheduleArrangedUpdate(&state)
-            return mustDeliver
+            state.isSettleArranged = false
+            let time = state.notBeforeLatest(time)
+            let mustDeliver = state.enqueue(state.machine.settleArranged(at: time, queuedLoadsPerSlot: queued))
+            return (mustDeliver, state.arrangeSettle(at: time))
         }
+        start(arranged)
         if mustDeliver { deliver() }
     }
 

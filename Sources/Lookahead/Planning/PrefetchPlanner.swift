@@ -164,6 +164,15 @@ package struct PrefetchPlanner: Sendable {
         return policy.displayPriority(for: path, context: lastContext, layout: layout)
     }
 
+    /// Whether the item at `path` was on screen in the last frame planned;
+    /// before any frame, every item counts as on screen.
+    package func isOnScreen(_ path: ItemPath) -> Bool {
+        guard let lastContext else { return true }
+        guard path.section < layout.numberOfSections, path.item < layout.numberOfItems(inSection: path.section)
+        else { return false }
+        return layout.frame(at: path).intersects(lastContext.frame.visibleRect)
+    }
+
     /// Turns prefetching off or on. Turning it off cancels everything asked for.
     public mutating func setEnabled(_ isEnabled: Bool) -> Update {
         self.isEnabled = isEnabled

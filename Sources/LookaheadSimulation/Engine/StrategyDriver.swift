@@ -209,20 +209,22 @@ package struct StrategyDriver<Loader: StrategyLoader> {
         if strategy.loadsPages, let last = visible.last, last >= loadedPrefix() {
             metrics.waitedAtBottom(for: frameDuration)
         }
-        // Cells that left end their display; cells that came ask for their data.
+        // Cells that left end their display; cells that came take their
+        // request back if they still have one, or ask for their data.
         let isVisible = Set(visible)
         for item in previousVisible where !isVisible.contains(item) {
-            if let path = displayRequests.removeValue(forKey: item) {
-                endDisplay(at: path)
-                loader.withdrawDisplayRequest(item)
-            }
+            if let path = displayRequests[item] { endDisplay(at: path, item: item, time: time) }
             _ = isReady(item)
             metrics.itemLeft(item, at: time)
         }
         if issuesDisplayRequests {
-            for (item, path) in zip(visible, visiblePaths) where !wasVisible.contains(item) && !metrics.ready[item] {
-                loader.requestForDisplay(item, priority: requestDisplay(at: path))
-                displayRequests[item] = path
+            for (item, path) in zip(visible, visiblePaths) where !wasVisible.contains(item) {
+                if displayRequests[item] != nil {
+                    showAgain(at: path, time: time)
+                } else if !metrics.ready[item] {
+                    loader.requestForDisplay(item, priority: requestDisplay(at: path))
+                    displayRequests[item] = path
+                }
             }
         }
         // The scroll reported: the coordinator plans, consumes what came, and re-ranks its cells' requests.
@@ -243,16 +245,32 @@ package struct StrategyDriver<Loader: StrategyLoader> {
             nestedRequests.displayRequested(at: nestedPath, priority: priority)
             return priority
         }
-        return coordinator?.displayRequested(at: path) ?? .high
+        return coordinator?.displayRequested(at: path, isOnScreen: true) ?? .high
     }
 
-    /// The cell showing `path` left the screen.
-    mutating func endDisplay(at path: ItemPath) {
-        if nested != nil {
-            nestedRequests.displayEnded(at: NestedItemPath(row: path.section, item: path.item))
-        } else {
-            coordinator?.displayEnded(at: path)
+    /// The cell showing `path` (`item`) left the screen: through a
+    /// coordinator its request goes on at `.low` until the cell is shown
+    /// again or the item goes out of reach, as `didEndDisplayingItem(at:)`
+    /// does; otherwise it is withdrawn.
+    mutating func endDisplay(at path: ItemPath, item: Int, time: Duration) {
+        if nested == nil, var coordinator {
+            let actions = coordinator.displayLeft(at: path)
+            self.coordinator = coordinator
+            perform(actions, at: time)
+            return
         }
+        if nested != nil { nestedRequests.displayEnded(at: NestedItemPath(row: path.section, item: path.item)) }
+        displayRequests[item] = nil
+        loader.withdrawDisplayRequest(item)
+    }
+
+    /// The cell showing `path` is shown again with its request still held
+    /// (`willDisplayItem(at:)`): ranked at the planner's priority.
+    mutating func showAgain(at path: ItemPath, time: Duration) {
+        guard nested == nil, var coordinator else { return }
+        let actions = coordinator.displayShown(at: path)
+        self.coordinator = coordinator
+        perform(actions, at: time)
     }
 
     mutating func planAhead(at time: Duration, rect: Rect, velocity: Double, visible: [Int], wasVisible: Set<Int>) {
@@ -328,7 +346,13 @@ package struct StrategyDriver<Loader: StrategyLoader> {
         keyed.date = actions.date.map { (key($0.path), $0.deadline) }
         keyed.predicted = actions.predicted.map(key)
         keyed.rank = actions.rank.map { (key($0.path), $0.priority) }
+        keyed.forget = actions.forget.map(key)
         loader.perform(keyed, at: time)
+        for path in actions.withdrawDisplay {
+            let item = key(path)
+            displayRequests[item] = nil
+            loader.withdrawDisplayRequest(item)
+        }
     }
 
     mutating func perform(_ actions: CoordinatorCore<ItemPath>.Actions, at time: Duration) {

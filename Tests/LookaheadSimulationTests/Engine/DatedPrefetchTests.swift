@@ -42,18 +42,18 @@ struct DatedPrefetchTests {
             var run = SimulationRun.adaptiveFling(seed: 2, duration: .seconds(8))
             #expect(run.driver.datesPrefetches)
             var checked = 0
-            run.showFrames { run, frame, _ in
+            run.showFrames { run, frame, time in
                 // Then each queued prefetch the planner dated is due when the planner predicts,
                 // give or take the tolerance below which a prediction that moved is not re-dated
                 guard let planner = run.driver.planner else { return }
-                let tolerance = CoordinatorCore<ItemPath>.defaultDateTolerance
                 for (path, deadline) in planner.deadlines {
                     let item = run.driver.layout.flatIndex(of: path)
                     guard case .pending(.normal) = run.driver.loader.scheduler.phase(of: item),
                         let queued = run.driver.loader.scheduler.deadline(of: item)
                     else { continue }
-                    #expect(
-                        queued - deadline < tolerance && deadline - queued < tolerance, "item \(item), frame \(frame)")
+                    let moved = CoordinatorCore<ItemPath>.movedEnough(
+                        from: queued, to: deadline, at: time, tolerance: CoordinatorCore<ItemPath>.defaultDateTolerance)
+                    #expect(!moved, "item \(item), frame \(frame)")
                     checked += 1
                 }
             }

@@ -53,6 +53,9 @@ import Testing
             }
             for (index, priority) in batch.priorities { singleTasks[index].priority = priority }
 
+            // A running load whose last interest was withdrawn ends when its
+            // worker sees the cancel, on another thread: compare once both have.
+            _ = await yieldUntil { !Self.hasCancelledAttempts(batched) && !Self.hasCancelledAttempts(single) }
             let divergence = Self.divergence(batched, batchedTasks, single, singleTasks)
             #expect(divergence == nil, "seed \(seed), batch \(step): \(divergence ?? "")")
             if divergence != nil { break }
@@ -124,6 +127,14 @@ import Testing
 
     static func scheduler(of fetcher: AsyncFetcher<Int, Int>) -> FetcherCore<Int, Int>.Scheduler {
         fetcher.core.state.withLock { $0.scheduler }
+    }
+
+    /// Whether an attempt was cancelled and its worker has not yet reported back.
+    static func hasCancelledAttempts(_ fetcher: AsyncFetcher<Int, Int>) -> Bool {
+        scheduler(of: fetcher).loads.contains { record in
+            guard case .cancelled = record?.state else { return false }
+            return true
+        }
     }
 
     static func divergence(

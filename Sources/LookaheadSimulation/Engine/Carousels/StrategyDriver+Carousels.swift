@@ -117,7 +117,7 @@ extension StrategyDriver {
         guard var nested, let feed = visibility.feed else { return }
         // The cells' requests are re-ranked with the frame before's plan, as the coordinators do.
         var ranked = CoordinatorCore<NestedItemPath>.Actions()
-        nestedRequests.rank({ nested.displayPriority(for: $0) }, into: &ranked)
+        nestedRequests.rank({ nested.displayPriority(for: $0) }, isOnScreen: { _ in true }, into: &ranked)
         var scrolls: [NestedPrefetchPlanner.CarouselScroll] = []
         var lastRow: Int?
         for path in frame.paths where path.section != lastRow {
