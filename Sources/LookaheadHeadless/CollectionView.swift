@@ -28,6 +28,9 @@ public final class CollectionView: ItemScrollView {
         }
     }
 
+    /// Told when cells are shown and leave the screen; held weakly.
+    public weak var delegate: (any CollectionViewDelegate)?
+
     /// Told which items to load ahead of time. Replacing it cancels, on the
     /// old one, what it was asked for.
     public weak var prefetchDataSource: (any CollectionViewDataSourcePrefetching)? {
@@ -145,6 +148,14 @@ extension CollectionView: ItemViewEngineDelegate {
 
     func engineCell(at path: ItemPath) -> Cell? {
         dataSource?.collectionView(self, cellForItemAt: path)
+    }
+
+    func engineWillDisplay(_ cell: Cell, at path: ItemPath) {
+        delegate?.collectionView(self, willDisplay: cell, forItemAt: path)
+    }
+
+    func engineDidEndDisplaying(_ cell: Cell, at path: ItemPath) {
+        delegate?.collectionView(self, didEndDisplaying: cell, forItemAt: path)
     }
 
     var engineCanPrefetch: Bool { prefetchDataSource != nil }

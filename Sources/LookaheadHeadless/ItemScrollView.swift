@@ -39,6 +39,24 @@ public class ItemScrollView {
         set { engine.setPrefetchingEnabled(newValue) }
     }
 
+    /// Whether cells are made ahead of being shown and kept a while after
+    /// leaving, as UIKit's cell prefetching does (WWDC 2016 "What's New in
+    /// UICollectionView in iOS 10"; WWDC 2021 session 10252 for table views):
+    /// `cellForItemAt` comes about a row before a cell is shown, in the
+    /// direction of the scroll, for cells that may never be shown, and a cell
+    /// the user scrolls back to within that distance is shown again — a new
+    /// `willDisplay` — without a new `cellForItemAt`; a cell goes back to the
+    /// pool (`prepareForReuse` on its next use) only once it is that far off.
+    ///
+    /// UIKit's `isPrefetchingEnabled` covers this and the prefetch data
+    /// source together, on by default. Here it is its own switch and off by
+    /// default, so that a test of data prefetching sees one `cellForItemAt`
+    /// per cell shown; turn it on to see what an app on UIKit sees.
+    public var isCellPrefetchingEnabled: Bool {
+        get { engine.isCellPrefetchingEnabled }
+        set { engine.setCellPrefetchingEnabled(newValue) }
+    }
+
     /// Which items are prefetched; `.system`, UIKit's behaviour, by default.
     public var prefetchPolicy: PrefetchPolicy {
         get { engine.policy }

@@ -60,6 +60,14 @@ final class ItemViewEngine {
     private var reusePool: [String: [Cell]] = [:]
     private(set) var visibleCells: [ItemPath: Cell] = [:]
     private(set) var visiblePaths: [ItemPath] = []
+    /// UIKit's cell prefetching: cells made ahead of being shown, and cells
+    /// that left kept ready to be shown again without a new `cellForItemAt`.
+    private(set) var isCellPrefetchingEnabled = false
+    /// Cells off screen but not in the pool, by path: made ahead (never
+    /// shown) or kept after leaving (their display already ended).
+    private(set) var offscreenCells: [ItemPath: Cell] = [:]
+    /// The offset of the last layout pass: the direction cells are made ahead in.
+    private var lastOffsetY = 0.0
     /// Cells dequeued during the current data source call, while one runs.
     private var dequeuedDuringCall: [ObjectIdentifier: Cell]?
 
@@ -232,16 +240,29 @@ final class ItemViewEngine {
         let stillVisible = Set(paths)
         // Descending, so that the pool hands the top cell out first again.
         for path in visiblePaths.reversed() where !stillVisible.contains(path) {
-            if let cell = visibleCells.removeValue(forKey: path) { recycle(cell) }
+            guard let cell = visibleCells.removeValue(forKey: path) else { continue }
+            endDisplay(cell, at: path)
+            if isCellPrefetchingEnabled {
+                offscreenCells[path] = cell
+            } else {
+                recycle(cell)
+            }
         }
+        // Cells now far off go back to the pool first, to be reused for the cells coming.
+        if isCellPrefetchingEnabled { releaseOffscreenCells(beyond: visibleRect, in: layout) }
         for path in paths where visibleCells[path] == nil {
-            visibleCells[path] = provideCell(at: path)
+            // A cell made ahead, or kept since it left, is shown without asking the data source.
+            let cell = offscreenCells.removeValue(forKey: path) ?? provideCell(at: path)
+            visibleCells[path] = cell
+            if let cell { host.engineWillDisplay(cell, at: path) }
         }
         visiblePaths = paths.filter { path in
             guard let cell = visibleCells[path] else { return false }
             cell.frame = layout.frame(at: path)
             return true
         }
+        if isCellPrefetchingEnabled { prepareCells(ahead: visibleRect, in: layout) }
+        lastOffsetY = contentOffset.y
 
         velocity.record(position: contentOffset.y, at: time)
         self.time = time
@@ -269,15 +290,65 @@ final class ItemViewEngine {
         }
         // Dequeued but not returned: back to the pool, to be prepared again.
         for (id, cell) in dequeued where id != provided.map(ObjectIdentifier.init) {
-            recycle(cell, wasDisplayed: false)
+            recycle(cell)
         }
         return provided
     }
 
-    /// Puts `cell` back in the pool, telling it first that it left the screen
-    /// if it was on it.
-    private func recycle(_ cell: Cell, wasDisplayed: Bool = true) {
-        if wasDisplayed { cell.didEndDisplaying() }
+    /// Tells the cell at `path`, then the view's delegate, that it left the screen.
+    private func endDisplay(_ cell: Cell, at path: ItemPath) {
+        cell.didEndDisplaying()
+        host.engineDidEndDisplaying(cell, at: path)
+    }
+
+    /// With cell prefetching: lets go of the off-screen cells further than
+    /// ``cellPrefetchDistance`` from `visibleRect`.
+    private func releaseOffscreenCells(beyond visibleRect: Rect, in layout: any CollectionLayout) {
+        let distance = cellPrefetchDistance
+        let kept = Rect(
+            x: visibleRect.minX, y: visibleRect.minY - distance, width: visibleRect.width,
+            height: visibleRect.height + 2 * distance)
+        for path in offscreenCells.keys.sorted() where !layout.frame(at: path).intersects(kept) {
+            if let cell = offscreenCells.removeValue(forKey: path) { recycle(cell) }
+        }
+    }
+
+    /// With cell prefetching: makes the cells within ``cellPrefetchDistance``
+    /// of `visibleRect` ahead, in the direction of the scroll.
+    private func prepareCells(ahead visibleRect: Rect, in layout: any CollectionLayout) {
+        let distance = cellPrefetchDistance
+        let moved = contentOffset.y - lastOffsetY
+        guard moved != 0 else { return }
+        let ahead = Rect(
+            x: visibleRect.minX, y: moved > 0 ? visibleRect.maxY : visibleRect.minY - distance,
+            width: visibleRect.width, height: distance)
+        for path in layout.itemPaths(in: ahead) where visibleCells[path] == nil && offscreenCells[path] == nil {
+            guard let cell = provideCell(at: path) else { continue }
+            cell.frame = layout.frame(at: path)
+            offscreenCells[path] = cell
+        }
+    }
+
+    /// How far beyond the screen cells are made ahead and kept after leaving:
+    /// about a row of a photo grid, as UIKit's cell prefetching reaches.
+    var cellPrefetchDistance: Double { (viewportSize.height * 0.15).rounded() }
+
+    /// Turns cell prefetching on or off; off lets go of the off-screen cells.
+    func setCellPrefetchingEnabled(_ isEnabled: Bool) {
+        isCellPrefetchingEnabled = isEnabled
+        if !isEnabled { releaseOffscreenCells() }
+    }
+
+    /// Puts every off-screen cell back in the pool (a reload, a batch of
+    /// updates: their index paths may name other items now).
+    private func releaseOffscreenCells() {
+        for path in offscreenCells.keys.sorted() {
+            if let cell = offscreenCells.removeValue(forKey: path) { recycle(cell) }
+        }
+    }
+
+    /// Puts `cell` back in the pool; its display, if it had one, has ended.
+    private func recycle(_ cell: Cell) {
         // A cell of a class no longer registered under its identifier is dropped.
         guard let cellClass = registrations[cell.reuseIdentifier], cellClass == type(of: cell) else { return }
         reusePool[cell.reuseIdentifier, default: []].append(cell)
@@ -293,8 +364,11 @@ final class ItemViewEngine {
         checkIdle("reloadData()")
         needsLayout = true
         for path in visiblePaths.reversed() {
-            if let cell = visibleCells[path] { recycle(cell) }
+            guard let cell = visibleCells[path] else { continue }
+            endDisplay(cell, at: path)
+            recycle(cell)
         }
+        releaseOffscreenCells()
         visibleCells = [:]
         visiblePaths = []
         guard layout != nil else { return }
@@ -315,7 +389,13 @@ final class ItemViewEngine {
         for path in paths { checkPath(path, in: layout, caller) }
         let targets = Set(paths).filter { visibleCells[$0] != nil }.sorted()
         for path in targets.reversed() {
-            if let cell = visibleCells.removeValue(forKey: path) { recycle(cell) }
+            guard let cell = visibleCells.removeValue(forKey: path) else { continue }
+            endDisplay(cell, at: path)
+            recycle(cell)
+        }
+        // A cell made ahead for a reloaded item shows what the item was.
+        for path in paths {
+            if let cell = offscreenCells.removeValue(forKey: path) { recycle(cell) }
         }
         activity = .layingOut
         defer { activity = .idle }
@@ -323,6 +403,7 @@ final class ItemViewEngine {
             guard let cell = provideCell(at: path) else { continue }
             cell.frame = layout.frame(at: path)
             visibleCells[path] = cell
+            host.engineWillDisplay(cell, at: path)
         }
         visiblePaths = visibleCells.keys.sorted()
     }
@@ -404,12 +485,16 @@ final class ItemViewEngine {
             if let newPath = mapping.newPath(for: path) {
                 remapped[newPath] = cell
             } else {
+                endDisplay(cell, at: path)
                 recycle(cell)
             }
         }
         for path in reloaded {
-            if let cell = remapped.removeValue(forKey: path) { recycle(cell) }
+            guard let cell = remapped.removeValue(forKey: path) else { continue }
+            endDisplay(cell, at: path)
+            recycle(cell)
         }
+        releaseOffscreenCells()
         visibleCells = remapped
         visiblePaths = remapped.keys.sorted()
         layOut(at: time)

@@ -14,6 +14,12 @@ protocol ItemViewEngineDelegate: AnyObject {
     /// The data source's cell for `path`, or `nil` without a data source.
     func engineCell(at path: ItemPath) -> Cell?
 
+    /// Tells the view's delegate that `cell` is about to be shown at `path`.
+    func engineWillDisplay(_ cell: Cell, at path: ItemPath)
+
+    /// Tells the view's delegate that `cell` left the screen at `path`.
+    func engineDidEndDisplaying(_ cell: Cell, at path: ItemPath)
+
     /// Whether a prefetch data source is attached.
     var engineCanPrefetch: Bool { get }
 

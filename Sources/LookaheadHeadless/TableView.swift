@@ -22,6 +22,9 @@ public import Lookahead
 
 @MainActor
 public final class TableView: ItemScrollView {
+    /// Told when cells are shown and leave the screen; held weakly.
+    public weak var delegate: (any TableViewDelegate)?
+
     /// Provides the counts and the cells. Setting another one reloads the data.
     public weak var dataSource: (any TableViewDataSource)? {
         didSet {
@@ -161,6 +164,14 @@ extension TableView: ItemViewEngineDelegate {
 
     func engineCell(at path: ItemPath) -> Cell? {
         dataSource?.tableView(self, cellForRowAt: path)
+    }
+
+    func engineWillDisplay(_ cell: Cell, at path: ItemPath) {
+        delegate?.tableView(self, willDisplay: cell, forRowAt: path)
+    }
+
+    func engineDidEndDisplaying(_ cell: Cell, at path: ItemPath) {
+        delegate?.tableView(self, didEndDisplaying: cell, forRowAt: path)
     }
 
     var engineCanPrefetch: Bool { prefetchDataSource != nil }

@@ -28,11 +28,13 @@ package struct CoordinatorCore<Path: Hashable & Comparable & Sendable>: Sendable
     /// prefetching calls `cellForItemAt` early, for cells that may never be
     /// shown): ranked no higher than `.normal` until their item is on screen.
     package private(set) var prepared: Set<Path> = []
-    /// Display requests of cells that left the screen: at `.low`, no longer
+    /// Display requests of cells that left the screen: at `.veryLow`, no longer
     /// re-ranked, taken back by the cell if it is shown again (UIKit
-    /// re-displays a recently used cell without a new `cellForItemAt`),
-    /// withdrawn once their item is neither on screen nor held.
+    /// re-displays a recently used cell without a new `cellForItemAt`).
     package private(set) var departed: Set<Path> = []
+    // A prepared or departed cell's request is withdrawn once its item is out
+    // of reach: neither on screen, nor held, nor near (`planned`'s `isNear`),
+    // for UIKit may still show a cell it keeps without asking for it again.
     /// Prefetches consumed (their item came on screen), whose requests go on
     /// at `.low` while their item stays within reach: withdrawn with the
     /// path's next withdrawal, forgotten once neither on screen nor held.
@@ -117,7 +119,8 @@ package struct CoordinatorCore<Path: Hashable & Comparable & Sendable>: Sendable
     /// - Complexity: O(visible + update + deadlines + display requests).
     package mutating func planned(
         _ update: PrefetchUpdate<Path>, visible: [Path], deadlines: [(path: Path, time: Duration)],
-        isHeld: (Path) -> Bool, time: Duration, after actions: Actions = Actions()
+        isHeld: (Path) -> Bool, isNear: (Path) -> Bool = { _ in false }, time: Duration,
+        after actions: Actions = Actions()
     ) -> Actions {
         var actions = actions
         if !prefetches.isEmpty {
@@ -151,8 +154,8 @@ package struct CoordinatorCore<Path: Hashable & Comparable & Sendable>: Sendable
             let outstanding = prefetches
             forgetConsumed(outside: { visible.contains($0) || isHeld($0) || outstanding[$0] != nil }, into: &actions)
         }
-        if !departed.isEmpty {
-            withdrawDeparted(outside: { visible.contains($0) || isHeld($0) }, into: &actions)
+        if !departed.isEmpty || !prepared.isEmpty {
+            withdrawOffscreen(outside: { visible.contains($0) || isHeld($0) || isNear($0) }, into: &actions)
         }
         return actions
     }
@@ -185,16 +188,18 @@ package struct CoordinatorCore<Path: Hashable & Comparable & Sendable>: Sendable
         for path in actions.forget { consumed.remove(path) }
     }
 
-    /// Withdraws the display requests of departed cells whose item
-    /// `isInReach` no longer names (neither on screen nor held).
-    package mutating func withdrawDeparted(outside isInReach: (Path) -> Bool, into actions: inout Actions) {
+    /// Withdraws the display requests of cells off screen (made ahead, or
+    /// departed) whose item `isInReach` no longer names.
+    package mutating func withdrawOffscreen(outside isInReach: (Path) -> Bool, into actions: inout Actions) {
         let first = actions.withdrawDisplay.count
         for path in departed where !isInReach(path) { actions.withdrawDisplay.append(path) }
+        for path in prepared where !isInReach(path) { actions.withdrawDisplay.append(path) }
         guard actions.withdrawDisplay.count > first else { return }
-        // In path order, whatever the set's: a run is a function of its seed.
+        // In path order, whatever the sets': a run is a function of its seed.
         actions.withdrawDisplay[first...].sort()
         for path in actions.withdrawDisplay[first...] {
             departed.remove(path)
+            prepared.remove(path)
             displays[path] = nil
         }
     }
@@ -203,7 +208,7 @@ package struct CoordinatorCore<Path: Hashable & Comparable & Sendable>: Sendable
     /// gives differently: at the start of a frame, with the planner's
     /// priorities as of the frame before (what the simulator's figures were
     /// measured with; re-ranked after planning, `photos` seeds 1 and 2 left
-    /// 6% more blank cell-frames). A departed cell's request stays `.low`; a
+    /// 6% more blank cell-frames). A departed cell's request stays `.veryLow`; a
     /// prepared cell's is ranked no higher than `.normal` until `isOnScreen`.
     package mutating func rank(
         _ displayPriority: (Path) -> FetchPriority, isOnScreen: (Path) -> Bool, into actions: inout Actions
@@ -253,16 +258,20 @@ package struct CoordinatorCore<Path: Hashable & Comparable & Sendable>: Sendable
         return actions
     }
 
-    /// The cell at `path` left the screen: its request goes on at `.low`
+    /// The priority a departed cell's request goes on at: behind every
+    /// prefetch and every cell on screen or about to be.
+    package static var departedPriority: FetchPriority { .veryLow }
+
+    /// The cell at `path` left the screen: its request goes on at `.veryLow`
     /// until the cell is shown again or its item goes out of reach.
     package mutating func displayLeft(at path: Path) -> Actions {
         var actions = Actions()
         guard let current = displays[path] else { return actions }
         prepared.remove(path)
         departed.insert(path)
-        if current != .low {
-            displays[path] = .low
-            actions.rank.append((path, .low))
+        if current != Self.departedPriority {
+            displays[path] = Self.departedPriority
+            actions.rank.append((path, Self.departedPriority))
         }
         return actions
     }

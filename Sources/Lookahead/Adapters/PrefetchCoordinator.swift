@@ -297,10 +297,11 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     }
 
     /// The cell showing `path` left the screen (`didEndDisplaying`): its
-    /// display request goes on at `.low`, so that the cell, if UIKit shows
+    /// display request goes on at `.veryLow`, so that the cell, if UIKit shows
     /// it again without a new `cellForItemAt`, still gets its data; the
-    /// request is withdrawn once the item is neither on screen nor within
-    /// the planner's window, or replaced by the next request for `path`.
+    /// request is withdrawn once the item is neither within a quarter of a
+    /// screen of the viewport nor within the planner's window, or replaced by
+    /// the next request for `path`.
     public func didEndDisplayingItem(at path: ItemPath) {
         performOutsideFrame(core.displayLeft(at: path))
     }

@@ -25,6 +25,13 @@ package struct PrefetchCoordinatorCore: Sendable {
     private var needsSample = true
     private var needsReload = true
 
+    /// How far off screen, in screens, a cell that left (or was made ahead)
+    /// keeps its request: beyond how far UIKit keeps cells ready to show
+    /// again without a new `cellForItemAt` (about a row), and no further,
+    /// for a request kept longer goes on loading what the user passed by
+    /// (docs/decisions.md, "A cell that left keeps its request nearby").
+    package static var keptCellScreens: Double { 0.25 }
+
     /// What a driver reads from its layout source to sample it.
     package typealias Sample = (_ rect: Rect) -> SampledLayout
 
@@ -123,7 +130,7 @@ package struct PrefetchCoordinatorCore: Sendable {
         requests.displayShown(at: path, priority: planner.displayPriority(for: path))
     }
 
-    /// The cell at `path` left the screen: its request goes on at `.low`.
+    /// The cell at `path` left the screen: its request goes on at `.veryLow`.
     package mutating func displayLeft(at path: ItemPath) -> CoordinatorCore<ItemPath>.Actions {
         requests.displayLeft(at: path)
     }
@@ -206,6 +213,7 @@ package struct PrefetchCoordinatorCore: Sendable {
         let window = planner
         let planned = requests.planned(
             update, visible: window.visibleItems, deadlines: window.deadlines, isHeld: { window.holds($0) },
+            isNear: { window.isOnScreen($0, margin: frame.visibleRect.height * Self.keptCellScreens) },
             time: frame.time, after: actions)
         return Frame(frame: frame, actions: planned, prefetched: update.prefetch)
     }

@@ -164,13 +164,17 @@ package struct PrefetchPlanner: Sendable {
         return policy.displayPriority(for: path, context: lastContext, layout: layout)
     }
 
-    /// Whether the item at `path` was on screen in the last frame planned;
-    /// before any frame, every item counts as on screen.
-    package func isOnScreen(_ path: ItemPath) -> Bool {
+    /// Whether the item at `path` was on screen in the last frame planned,
+    /// or within `margin` points of it; before any frame, every item counts
+    /// as on screen.
+    package func isOnScreen(_ path: ItemPath, margin: Double = 0) -> Bool {
         guard let lastContext else { return true }
         guard path.section < layout.numberOfSections, path.item < layout.numberOfItems(inSection: path.section)
         else { return false }
-        return layout.frame(at: path).intersects(lastContext.frame.visibleRect)
+        let visible = lastContext.frame.visibleRect
+        let reach = Rect(
+            x: visible.minX, y: visible.minY - margin, width: visible.width, height: visible.height + 2 * margin)
+        return layout.frame(at: path).intersects(reach)
     }
 
     /// Turns prefetching off or on. Turning it off cancels everything asked for.

@@ -249,7 +249,7 @@ package struct StrategyDriver<Loader: StrategyLoader> {
     }
 
     /// The cell showing `path` (`item`) left the screen: through a
-    /// coordinator its request goes on at `.low` until the cell is shown
+    /// coordinator its request goes on at `.veryLow` until the cell is shown
     /// again or the item goes out of reach, as `didEndDisplayingItem(at:)`
     /// does; otherwise it is withdrawn.
     mutating func endDisplay(at path: ItemPath, item: Int, time: Duration) {

@@ -72,7 +72,8 @@ struct DatedPrefetchTests {
                 // Then a visible item's queued load waits at its cell's priority:
                 // the prefetch that brought it in (`.normal`, its deadline now past) no longer ranks it
                 let displays = run.driver.coordinator?.requests.displays ?? [:]
-                for (item, path) in run.driver.displayRequests {
+                let departed = run.driver.coordinator?.requests.departed ?? []
+                for (item, path) in run.driver.displayRequests where !departed.contains(path) {
                     guard let priority = displays[path] else { continue }
                     guard case .pending(let queued) = run.driver.loader.scheduler.phase(of: item) else { continue }
                     #expect(queued == priority, "item \(item), frame \(frame)")

@@ -32,7 +32,7 @@ struct CellLifecycleTests {
         // its display and shows it again, with no new `cellForItemAt`
         fixture.coordinator.didEndDisplayingItem(at: path)
         #expect(request?.isPending == true)
-        #expect(request?.priority == .low)
+        #expect(request?.priority == .veryLow)
         fixture.coordinator.willDisplayItem(at: path)
         #expect(request?.priority == .high)
 
@@ -104,5 +104,120 @@ struct CellLifecycleTests {
         // Then its request asks as a visible cell's does
         #expect(fixture.coordinator.planner.visibleItems.contains(below))
         #expect(request?.priority == .high)
+    }
+}
+
+/// An app's collection view glue over the headless view: cells configured
+/// from the cache at once and from their display request when it lands,
+/// checking the cell still shows the item; display calls forwarded to the
+/// coordinator as `LookaheadUIKit`'s proxy forwards them.
+@MainActor
+final class DisplayGlue: CollectionViewDataSource, CollectionViewDelegate {
+    static let reuseIdentifier = "photo"
+    let itemCount: Int
+    let fetcher: AsyncFetcher<Int, String>
+    var coordinator: PrefetchCoordinator<Int, String>?
+
+    init(itemCount: Int, fetcher: AsyncFetcher<Int, String>) {
+        self.itemCount = itemCount
+        self.fetcher = fetcher
+    }
+
+    func numberOfSections(in collectionView: CollectionView) -> Int { 1 }
+
+    func collectionView(_ collectionView: CollectionView, numberOfItemsInSection section: Int) -> Int { itemCount }
+
+    func collectionView(_ collectionView: CollectionView, cellForItemAt indexPath: ItemPath) -> Cell {
+        let cell = collectionView.dequeueReusableCell(withReuseIdentifier: Self.reuseIdentifier, for: indexPath)
+        guard let cell = cell as? ContentCell<String> else { preconditionFailure("registered ContentCell<String>") }
+        let item = indexPath.item
+        cell.representedIdentifier = item
+        cell.configure(with: fetcher.fetchedData(for: item))
+        coordinator?.requestDisplay(at: indexPath) { [weak cell] result in
+            guard let cell, cell.representedIdentifier == AnyHashable(item), case .success(let value) = result else {
+                return
+            }
+            cell.configure(with: value)
+        }
+        return cell
+    }
+
+    func collectionView(_ collectionView: CollectionView, willDisplay cell: Cell, forItemAt indexPath: ItemPath) {
+        coordinator?.willDisplayItem(at: indexPath)
+    }
+
+    func collectionView(_ collectionView: CollectionView, didEndDisplaying cell: Cell, forItemAt indexPath: ItemPath) {
+        coordinator?.didEndDisplayingItem(at: indexPath)
+    }
+}
+
+/// Seeded random scrolling through a coordinator over a view with UIKit's
+/// cell prefetching: no cell on screen is ever blank without a request that
+/// will fill it, and once every load lands, none is blank.
+@Suite(.queuedOnTheMainActor, .timeLimit(.minutes(2)))
+@MainActor
+struct CellLifecyclePropertyTests {
+    @Test(arguments: [UInt64(0xCE11_0001), 0xCE11_0002, 0xCE11_0003])
+    func noCellOnScreenIsLeftBlank(seed: UInt64) async {
+        var random = SeededRandom(seed: seed)
+        let gate = LoadGate<Int, String>()
+        let fetcher = AsyncFetcher<Int, String>(maxConcurrentLoads: 6) { key in try await gate.load(key) }
+        let glue = DisplayGlue(itemCount: 4_000, fetcher: fetcher)
+        let view = CollectionView(grid: .photoGrid)
+        view.register(ContentCell<String>.self, forCellWithReuseIdentifier: DisplayGlue.reuseIdentifier)
+        view.isCellPrefetchingEnabled = true
+        view.dataSource = glue
+        view.delegate = glue
+        let coordinator = PrefetchCoordinator(fetcher: fetcher, layoutSource: view, policy: .adaptive) { $0.item }
+        glue.coordinator = coordinator
+        view.layoutIfNeeded()
+
+        var y = 20_000.0
+        var time = Duration.zero
+        var velocity = 0.0
+        var framesLeft = 0
+        var blankWithoutRequest: [String] = []
+        var reshownWithoutCellForItemAt = 0
+        for frame in 0..<900 {
+            // Drags, flings and rests in either direction, each a few frames to a second long.
+            if framesLeft == 0 {
+                velocity = [0, 300, -300, 1_200, -1_200, 4_000, -4_000][random.next(below: 7)]
+                framesLeft = 4 + random.next(below: 50)
+            }
+            framesLeft -= 1
+            let maxY = view.contentSize.height - view.bounds.height
+            y = min(max(0, y + velocity / 60), maxY)
+            time += .nanoseconds(16_666_667)
+            let before = view.engine.offscreenCells.keys
+            view.step(to: Point(x: 0, y: y), at: time)
+            reshownWithoutCellForItemAt += view.indexPathsForVisibleItems.filter { before.contains($0) }.count
+            coordinator.scrollViewDidScroll(contentOffset: view.contentOffset, viewportSize: view.bounds.size, at: time)
+            _ = gate.succeedAtRandom(upTo: 2, using: &random) { "photo \($0)" }
+            await Task.yield()
+
+            // Then every blank cell on screen has a request that will fill it
+            let pending = coordinator.pendingDisplayPaths
+            for path in view.indexPathsForVisibleItems {
+                let cell = view.cellForItem(at: path) as? ContentCell<String>
+                if cell?.value == nil, !pending.contains(path) {
+                    blankWithoutRequest.append("item \(path.item), frame \(frame)")
+                }
+            }
+        }
+        #expect(blankWithoutRequest.isEmpty, "seed \(seed): \(blankWithoutRequest.prefix(5))")
+        // And the walk showed kept cells again, the case a `cellForItemAt`-only coordinator misses
+        #expect(reshownWithoutCellForItemAt > 20, "seed \(seed)")
+
+        // And when every load lands, every cell on screen shows its item
+        while gate.succeedAtRandom(upTo: 100, using: &random, value: { "photo \($0)" }) > 0 || !gate.waiting.isEmpty {
+            await Task.yield()
+        }
+        await waitUntil("seed \(seed): every cell on screen shows its item") {
+            _ = gate.succeedAtRandom(upTo: 100, using: &random) { "photo \($0)" }
+            return view.indexPathsForVisibleItems.allSatisfy {
+                (view.cellForItem(at: $0) as? ContentCell<String>)?.value == "photo \($0.item)"
+            }
+        }
+        withExtendedLifetime(coordinator) {}
     }
 }

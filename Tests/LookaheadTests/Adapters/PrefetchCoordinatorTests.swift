@@ -128,11 +128,11 @@ struct PrefetchCoordinatorTests {
             #expect(request.priority == planned[path], "\(path)")
         }
         #expect(requests.values.contains { $0.priority == .low })
-        // And when a cell leaves the screen, its request goes on at low priority (UIKit may show it again)
+        // And when a cell leaves the screen, its request goes on at the lowest priority (UIKit may show it again)
         let top = fixture.coordinator.planner.visibleItems[0]
         fixture.coordinator.didEndDisplayingItem(at: top)
         #expect(requests[top]?.isPending == true)
-        #expect(requests[top]?.priority == .low)
+        #expect(requests[top]?.priority == .veryLow)
         #expect(deliveries.count == 0)
         // And when the list comes to rest, the others ask at high priority again
         fixture.coordinator.scrollViewDidEndFling()
