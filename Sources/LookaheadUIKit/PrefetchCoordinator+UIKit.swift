@@ -20,7 +20,11 @@
         /// cycle through the coordinator), and UIKit asks a delegate which
         /// methods it implements only when it is set: your delegate must
         /// outlive the view, as a view controller that owns its collection
-        /// view does.
+        /// view does. The view keeps the proxy: your delegate keeps getting
+        /// its calls whether the coordinator lives or not. Setting the view's
+        /// `delegate` later disconnects the coordinator (as replacing an
+        /// IGListKit adapter's would): set yours first, or ``detach()`` and
+        /// make a new coordinator after.
         ///
         /// ```swift
         /// coordinator = PrefetchCoordinator(fetcher: fetcher, collectionView: collectionView) { path in
@@ -43,7 +47,7 @@
         ) {
             self.init(
                 fetcher: fetcher, layoutSource: CollectionViewLayoutSource(collectionView), policy: policy, key: key)
-            collectionView.delegate = observeScrolling(forwardingTo: collectionView.delegate, clock: clock)
+            observeScrolling(of: collectionView, clock: clock)
         }
 
         /// Creates a coordinator attached to `tableView`; see
@@ -56,7 +60,19 @@
             key: @escaping @MainActor (ItemPath) -> Key?
         ) {
             self.init(fetcher: fetcher, layoutSource: TableViewLayoutSource(tableView), policy: policy, key: key)
-            tableView.delegate = observeScrolling(forwardingTo: tableView.delegate, clock: clock)
+            observeScrolling(of: tableView, clock: clock)
+        }
+
+        /// Takes the coordinator off its view: the view's delegate is the
+        /// app's again (unless the app replaced it since), and the
+        /// coordinator's prefetches are withdrawn (loads already running
+        /// finish). It plans nothing more unless you report scrolling to it
+        /// yourself. A coordinator that goes away without it hands the view
+        /// back to the app's delegate at the view's next delegate call.
+        public func detach() {
+            for case let proxy as ScrollViewDelegateProxy in attachments { proxy.detach() }
+            attachments = []
+            isPaused = true
         }
 
         /// Starts a display request for the item at `indexPath`; see
@@ -87,20 +103,19 @@
             proxy?.scrollViewWillAnimateScroll(scrollView, to: targetContentOffset)
         }
 
-        /// The delegate proxy that reports to this coordinator and forwards
-        /// to `forwardee`, timed on `clock`; kept as long as the coordinator.
-        /// Memory warnings and the app going to the background reach the
-        /// caches from now on.
-        private func observeScrolling(
-            forwardingTo forwardee: (any UIScrollViewDelegate)?, clock: some Clock<Duration>
-        ) -> ScrollViewDelegateProxy {
+        /// Makes the delegate proxy that reports `scrollView`'s scrolling to
+        /// this coordinator, timed on `clock`, and forwards every call to the
+        /// delegate the view had; the view keeps the proxy alive while it is
+        /// attached. Memory warnings and the app going to the background
+        /// reach the caches from now on.
+        private func observeScrolling(of scrollView: UIScrollView, clock: some Clock<Duration>) {
             let start = clock.now
-            let proxy = ScrollViewDelegateProxy(coordinator: self, forwardee: forwardee) {
+            let proxy = ScrollViewDelegateProxy(coordinator: self, forwardee: scrollView.delegate) {
                 start.duration(to: clock.now)
             }
+            proxy.attach(to: scrollView)
             attachments = [proxy]
             SystemMemoryEvents.start()
-            return proxy
         }
     }
 #endif

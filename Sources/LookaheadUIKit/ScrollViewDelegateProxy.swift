@@ -15,6 +15,9 @@
     @MainActor
     final class ScrollViewDelegateProxy: NSObject, UICollectionViewDelegate, UITableViewDelegate {
         weak var coordinator: (any UIKitForwarding)?
+        /// The view whose delegate this proxy is, which keeps it alive (an
+        /// associated object): UIKit holds delegates weakly.
+        weak var scrollView: UIScrollView?
         /// The app's own delegate, weakly. Behind a lock because NSObject
         /// declares `responds(to:)` and `forwardingTarget(for:)` nonisolated.
         private let forwardeeBox: LockedValue<WeakObject>
@@ -40,6 +43,37 @@
             forwardeeBox.withLock { $0.object } as? any UIScrollViewDelegate
         }
 
+        /// Becomes `scrollView`'s delegate, kept alive by the view itself as
+        /// long as it is attached.
+        func attach(to scrollView: UIScrollView) {
+            self.scrollView = scrollView
+            objc_setAssociatedObject(scrollView, Self.associationKey, self, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
+            scrollView.delegate = self
+        }
+
+        /// Gives the view its app's delegate back, if the proxy is still its
+        /// delegate (an app that replaced it since keeps its own), and lets
+        /// the view release the proxy.
+        func detach() {
+            guard let scrollView else { return }
+            if scrollView.delegate === self { scrollView.delegate = forwardee }
+            objc_setAssociatedObject(scrollView, Self.associationKey, nil, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
+            self.scrollView = nil
+        }
+
+        /// The key the view keeps its proxy under: an address of its own.
+        private static let associationKey = UnsafeRawPointer(
+            UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1))
+
+        /// The coordinator, or, once it has gone away, `nil` after handing the
+        /// view back to the app's delegate: the proxy forwards this call and
+        /// steps out of the way.
+        private var attachedCoordinator: (any UIKitForwarding)? {
+            if let coordinator { return coordinator }
+            detach()
+            return nil
+        }
+
         // The app's delegate answers whatever the proxy does not implement.
         nonisolated override func responds(to aSelector: Selector!) -> Bool {
             if super.responds(to: aSelector) { return true }
@@ -54,7 +88,7 @@
         }
 
         func scrollViewDidScroll(_ scrollView: UIScrollView) {
-            coordinator?.scrollViewDidScroll(
+            attachedCoordinator?.scrollViewDidScroll(
                 contentOffset: Point(scrollView.contentOffset), viewportSize: Size(scrollView.bounds.size), at: now())
             forwardee?.scrollViewDidScroll?(scrollView)
         }

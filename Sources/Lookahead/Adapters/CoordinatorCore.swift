@@ -286,13 +286,20 @@ package struct CoordinatorCore<Path: Hashable & Comparable & Sendable>: Sendable
 
     // MARK: Changes
 
-    /// Withdraws everything: every prefetch (named in the actions) and every
-    /// display request (the driver withdraws its own).
-    package mutating func reset() -> Actions {
+    /// Withdraws every prefetch, outstanding or consumed (named in the
+    /// actions); display requests are left alone.
+    package mutating func withdrawAllPrefetches() -> Actions {
         var actions = Actions()
         actions.withdraw = Set(prefetches.keys).union(consumed).sorted()
         prefetches.removeAll()
         consumed.removeAll()
+        return actions
+    }
+
+    /// Withdraws everything: every prefetch (named in the actions) and every
+    /// display request (the driver withdraws its own).
+    package mutating func reset() -> Actions {
+        let actions = withdrawAllPrefetches()
         displays.removeAll()
         prepared.removeAll()
         departed.removeAll()

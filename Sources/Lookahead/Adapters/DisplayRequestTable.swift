@@ -17,6 +17,11 @@ final class DisplayRequestTable<Path: Hashable & Sendable> {
     /// Told the path of a request that was answered (not withdrawn nor replaced).
     var onEnded: ((Path) -> Void)?
 
+    // The coordinator went away: nobody is left to show what its cells asked for.
+    deinit {
+        for entry in requests.values { entry.request.cancel() }
+    }
+
     /// Starts a display request of `key` (none if `nil`) on `fetcher` for
     /// the cell at `path`, replacing the one before it; kept while it waits.
     ///

@@ -92,6 +92,12 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
         }
     }
 
+    // A screen that goes away leaves no prefetch of its own behind (its
+    // cells' display requests go with their table).
+    deinit {
+        fetcher.withdraw(prefetches.allRequests)
+    }
+
     // MARK: - The feed
 
     /// Plans the frame the feed shows now: call it from the outer scroll view's `scrollViewDidScroll`.

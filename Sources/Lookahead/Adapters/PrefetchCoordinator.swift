@@ -93,6 +93,25 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     /// Where planning and loads are reported to Instruments, when on.
     var signposts: (any PrefetchSignposting)?
 
+    /// Whether prefetching is paused, as for a screen that goes out of
+    /// sight: while it is, scrolling asks for nothing ahead, and pausing
+    /// withdraws the prefetches this coordinator asked for whose loads have
+    /// not started (loads already running finish, as Nuke's
+    /// `ImagePrefetcher.isPaused`). Cells' display requests go on. The first
+    /// frame after resuming plans afresh.
+    public var isPaused = false {
+        didSet {
+            guard isPaused != oldValue else { return }
+            core.isPaused = isPaused
+            guard isPaused else { return }
+            _ = core.paused()
+            let held = prefetches.allRequests
+            prefetches.removeAll()
+            let waiting = fetcher.notStarted(held)
+            fetcher.withdraw(zip(held, waiting).compactMap { $1 ? $0 : nil })
+        }
+    }
+
     /// Creates a coordinator.
     ///
     /// - Parameters:
@@ -125,6 +144,12 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
                 self?.latencyProfile?.record(duration)
             }
         }
+    }
+
+    // A screen that goes away leaves no prefetch of its own behind (its
+    // cells' display requests go with their table).
+    deinit {
+        fetcher.withdraw(prefetches.allRequests)
     }
 
     // MARK: - Scrolling

@@ -24,6 +24,8 @@ package struct PrefetchCoordinatorCore: Sendable {
     package let sampledScreens: Double
     private var needsSample = true
     private var needsReload = true
+    /// While set, frames are tracked but not planned (``paused()``).
+    package var isPaused = false
 
     /// How far off screen, in screens, a cell that left (or was made ahead)
     /// keeps its request: beyond how far UIKit keeps cells ready to show
@@ -189,6 +191,15 @@ package struct PrefetchCoordinatorCore: Sendable {
         return actions
     }
 
+    /// Prefetching paused: the planner lets go of its window and every
+    /// prefetch is named to withdraw (the driver lets the loads already
+    /// running finish); frames are tracked, not planned, until it resumes,
+    /// whose first frame plans afresh. Display requests are left alone.
+    package mutating func paused() -> CoordinatorCore<ItemPath>.Actions {
+        _ = planner.reload(layout: layout)
+        return requests.withdrawAllPrefetches()
+    }
+
     /// The layout changed without the items changing: sampled again next frame.
     package mutating func layoutInvalidated() {
         needsSample = true
@@ -198,7 +209,8 @@ package struct PrefetchCoordinatorCore: Sendable {
 
     private mutating func plan(
         _ frame: ScrollFrame, loadQueue: LoadQueueState, contentSize: Size, sample: Sample
-    ) -> Frame {
+    ) -> Frame? {
+        guard !isPaused else { return nil }
         var actions = CoordinatorCore<ItemPath>.Actions()
         sampleIfNeeded(around: frame, contentSize: contentSize, sample: sample, into: &actions)
         // Ranked with the plan as it stands, before this frame's (taken out of

@@ -9,7 +9,7 @@
 ///
 /// Keyless, so that the per-frame work is the same code whatever the
 /// fetcher's key type: the coordinator looks the keys of new prefetches up.
-package struct PrefetchRequestTable<Path: Hashable & Comparable & Sendable> {
+package struct PrefetchRequestTable<Path: Hashable & Comparable & Sendable>: Sendable {
     private var entries: [Path: FetchTask] = [:]
     /// Consumed prefetches, still loading at `.low`, until their path's next
     /// withdrawal or the core forgets them.
@@ -86,6 +86,15 @@ package struct PrefetchRequestTable<Path: Hashable & Comparable & Sendable> {
     package mutating func remap(_ newPath: (Path) -> Path?) {
         entries = entries.remappingKeys(newPath).moved
         consumed = consumed.remappingKeys(newPath).moved
+    }
+
+    /// Every handle the table keeps, outstanding and consumed.
+    package var allRequests: [FetchTask] { Array(entries.values) + consumed.values.joined() }
+
+    /// Lets go of every handle, withdrawing none.
+    package mutating func removeAll() {
+        entries.removeAll()
+        consumed.removeAll()
     }
 
     /// How many handles the table keeps (bounded by the window).

@@ -126,6 +126,28 @@ extension AsyncFetcher {
 
     /// Loads waiting for a free slot and the concurrency limit, as one read
     /// of the lock: what a planner adds the queue's wait from.
+    /// Withdraws `tasks` under one acquisition of the lock.
+    package func withdraw(_ tasks: [FetchTask]) {
+        guard !tasks.isEmpty else { return }
+        var batch = FetchBatch<Key>()
+        batch.changes.withdrawn = tasks
+        _ = perform(batch)
+    }
+
+    /// Which of `tasks` wait for a load that has not started (queued, or
+    /// backing off before a retry): the rest have ended or are loading.
+    package func notStarted(_ tasks: [FetchTask]) -> [Bool] {
+        core.state.withLock { state in
+            tasks.map { task in
+                guard task.owner != nil, let key = state.scheduler.key(of: task.interest.id) else { return false }
+                switch state.scheduler.phase(of: key) {
+                case .running: return false
+                default: return true
+                }
+            }
+        }
+    }
+
     package var loadQueue: LoadQueueState {
         core.state.withLock { state in
             LoadQueueState(
