@@ -331,7 +331,7 @@ final class ItemViewEngine {
 
     /// How far beyond the screen cells are made ahead and kept after leaving:
     /// about a row of a photo grid, as UIKit's cell prefetching reaches.
-    var cellPrefetchDistance: Double { (viewportSize.height * 0.15).rounded() }
+    var cellPrefetchDistance: Double { (viewportSize.height * PrefetchCoordinatorCore.cellPrefetchScreens).rounded() }
 
     /// Turns cell prefetching on or off; off lets go of the off-screen cells.
     func setCellPrefetchingEnabled(_ isEnabled: Bool) {

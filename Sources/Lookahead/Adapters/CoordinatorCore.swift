@@ -218,7 +218,7 @@ package struct CoordinatorCore<Path: Hashable & Comparable & Sendable>: Sendable
             if !departed.isEmpty, departed.contains(path) { continue }
             var priority = displayPriority(path)
             if !prepared.isEmpty, prepared.contains(path) {
-                if isOnScreen(path) { prepared.remove(path) } else { priority = min(priority, .normal) }
+                if isOnScreen(path) { prepared.remove(path) } else { priority = min(priority, Self.preparedPriority) }
             }
             guard priority != current else { continue }
             displays[path] = priority
@@ -238,7 +238,7 @@ package struct CoordinatorCore<Path: Hashable & Comparable & Sendable>: Sendable
         at path: Path, priority: FetchPriority, isOnScreen: Bool = true
     ) -> FetchPriority {
         departed.remove(path)
-        let priority = isOnScreen ? priority : min(priority, .normal)
+        let priority = isOnScreen ? priority : min(priority, Self.preparedPriority)
         if isOnScreen { prepared.remove(path) } else { prepared.insert(path) }
         displays[path] = priority
         return priority
@@ -257,6 +257,9 @@ package struct CoordinatorCore<Path: Hashable & Comparable & Sendable>: Sendable
         }
         return actions
     }
+
+    /// The most a cell made ahead of being shown asks at.
+    package static var preparedPriority: FetchPriority { .normal }
 
     /// The priority a departed cell's request goes on at: behind every
     /// prefetch and every cell on screen or about to be.

@@ -29,10 +29,15 @@ package struct PrefetchCoordinatorCore: Sendable {
 
     /// How far off screen, in screens, a cell that left (or was made ahead)
     /// keeps its request: beyond how far UIKit keeps cells ready to show
-    /// again without a new `cellForItemAt` (about a row), and no further,
-    /// for a request kept longer goes on loading what the user passed by
-    /// (docs/decisions.md, "A cell that left keeps its request nearby").
+    /// again without a new `cellForItemAt` (``cellPrefetchScreens``), and no
+    /// further, for a request kept longer goes on loading what the user
+    /// passed by (docs/decisions.md, "A cell that left keeps its request nearby").
     package static var keptCellScreens: Double { 0.25 }
+
+    /// How far off screen, in screens, UIKit's cell prefetching makes cells
+    /// ahead and keeps cells that left: about a row of a photo grid on a
+    /// phone. The headless views and the simulator model it with this.
+    package static var cellPrefetchScreens: Double { 0.15 }
 
     /// What a driver reads from its layout source to sample it.
     package typealias Sample = (_ rect: Rect) -> SampledLayout

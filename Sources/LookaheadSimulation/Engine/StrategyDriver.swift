@@ -41,6 +41,12 @@ package struct StrategyDriver<Loader: StrategyLoader> {
     /// Whether visible cells ask for their data (all but the page strategies
     /// and some of the oracle's plans).
     let issuesDisplayRequests: Bool
+    /// Whether cells ask for their data where UIKit makes them, about a row
+    /// ahead of showing them (cell prefetching, on in UIKit by default): for
+    /// the strategies that model an app on UIKit with a coordinator. The
+    /// textbook ones (`none`, `all`, pages) load at display, SwiftUI's rows
+    /// at `onAppear`, and a feed of carousels as before.
+    package var makesCellsAhead: Bool
 
     package var loader: Loader
     package private(set) var metrics: RunMetrics
@@ -96,6 +102,7 @@ package struct StrategyDriver<Loader: StrategyLoader> {
         self.issuesDisplayRequests = issuesDisplayRequests ?? (!strategy.loadsPages && strategy != .oracle)
         datesPrefetches = strategy == .adaptive && AdaptiveSettings.datesPrefetchesByDefault
         visibility = FrameVisibility(scenario: scenario)
+        makesCellsAhead = visibility.feed == nil && strategy.prefetchPolicy != nil
         layout = visibility.layout
         itemCount = layout.totalItemCount
         frameDuration = .seconds(1) / scenario.frameRate
@@ -226,6 +233,7 @@ package struct StrategyDriver<Loader: StrategyLoader> {
                     displayRequests[item] = path
                 }
             }
+            if makesCellsAhead, velocity != 0 { requestCellsAhead(of: rect, down: velocity > 0, visible: isVisible) }
         }
         // The scroll reported: the coordinator plans, consumes what came, and re-ranks its cells' requests.
         if nested != nil {
@@ -236,16 +244,31 @@ package struct StrategyDriver<Loader: StrategyLoader> {
         previousVisible = visible
     }
 
+    /// UIKit makes cells about a row before showing them (cell prefetching),
+    /// and an app's `cellForItemAt` asks for their data there: the items in
+    /// that band ahead of `rect` ask, no higher than `.normal` until shown.
+    mutating func requestCellsAhead(of rect: Rect, down: Bool, visible: Set<Int>) {
+        let distance = (rect.height * PrefetchCoordinatorCore.cellPrefetchScreens).rounded()
+        let band = Rect(x: rect.minX, y: down ? rect.maxY : rect.minY - distance, width: rect.width, height: distance)
+        for path in layout.itemPaths(in: band) {
+            let item = layout.flatIndex(of: path)
+            guard displayRequests[item] == nil, !visible.contains(item), !metrics.ready[item] else { continue }
+            loader.requestForDisplay(item, priority: requestDisplay(at: path, isOnScreen: false))
+            displayRequests[item] = path
+        }
+    }
+
     /// A cell for `path` asks for its data: the priority the coordinator's
-    /// planner gives it (`.high` but in an adaptive fling), `.high` without one.
-    mutating func requestDisplay(at path: ItemPath) -> FetchPriority {
+    /// planner gives it (`.high` but in an adaptive fling), `.high` without
+    /// one; no higher than `.normal` for a cell made ahead of being shown.
+    mutating func requestDisplay(at path: ItemPath, isOnScreen: Bool = true) -> FetchPriority {
         if let nested {
             let nestedPath = NestedItemPath(row: path.section, item: path.item)
             let priority = nested.displayPriority(for: nestedPath)
             nestedRequests.displayRequested(at: nestedPath, priority: priority)
             return priority
         }
-        return coordinator?.displayRequested(at: path, isOnScreen: true) ?? .high
+        return coordinator?.displayRequested(at: path, isOnScreen: isOnScreen) ?? (isOnScreen ? .high : .normal)
     }
 
     /// The cell showing `path` (`item`) left the screen: through a

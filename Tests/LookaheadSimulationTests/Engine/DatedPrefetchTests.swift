@@ -72,8 +72,10 @@ struct DatedPrefetchTests {
                 // Then a visible item's queued load waits at its cell's priority:
                 // the prefetch that brought it in (`.normal`, its deadline now past) no longer ranks it
                 let displays = run.driver.coordinator?.requests.displays ?? [:]
-                let departed = run.driver.coordinator?.requests.departed ?? []
-                for (item, path) in run.driver.displayRequests where !departed.contains(path) {
+                // (not those of cells that left, or that UIKit made ahead and has not shown)
+                let offscreen = (run.driver.coordinator?.requests.departed ?? [])
+                    .union(run.driver.coordinator?.requests.prepared ?? [])
+                for (item, path) in run.driver.displayRequests where !offscreen.contains(path) {
                     guard let priority = displays[path] else { continue }
                     guard case .pending(let queued) = run.driver.loader.scheduler.phase(of: item) else { continue }
                     #expect(queued == priority, "item \(item), frame \(frame)")
