@@ -94,7 +94,7 @@ let package = Package(
         // disk cache, checked against reference models (`lookahead torture`).
         .target(
             name: "LookaheadTorture",
-            dependencies: ["Lookahead"],
+            dependencies: ["Lookahead", "LookaheadHeadless"],
             swiftSettings: strictSettings
         ),
         // The local feed server (a Hacker-News-style API with latency and fault

@@ -57,6 +57,10 @@ public class ItemScrollView {
         set { engine.setCellPrefetchingEnabled(newValue) }
     }
 
+    /// The paths of the cells made ahead or kept since they left, off
+    /// screen and out of the pool.
+    package var offscreenCellPaths: Set<ItemPath> { Set(engine.offscreenCells.keys) }
+
     /// Which items are prefetched; `.system`, UIKit's behaviour, by default.
     public var prefetchPolicy: PrefetchPolicy {
         get { engine.policy }

@@ -134,11 +134,14 @@ struct TortureFetcherCommand: AsyncParsableCommand {
 final class ProgressReporter: Sendable {
     private let total: Int
     private let enabled: Bool
+    /// What is counted, as the line says it: "torture fetcher: 10/100 operations".
+    private let label: (command: String, unit: String)
     private let lastTenth = LockedValue(0)
 
-    init(total: Int, enabled: Bool) {
+    init(total: Int, enabled: Bool, label: (command: String, unit: String) = ("torture fetcher", "operations")) {
         self.total = total
         self.enabled = enabled
+        self.label = label
     }
 
     func update(_ done: Int) {
@@ -149,6 +152,6 @@ final class ProgressReporter: Sendable {
             return tenth > last
         }
         guard advanced else { return }
-        StandardStreams.writeError("torture fetcher: \(done)/\(total) operations\n")
+        StandardStreams.writeError("\(label.command): \(done)/\(total) \(label.unit)\n")
     }
 }

@@ -289,6 +289,11 @@ package struct CoordinatorCore<Path: Hashable & Comparable & Sendable>: Sendable
 
     // MARK: Changes
 
+    /// How many records the core keeps, of prefetches and display requests.
+    package var entryCount: Int {
+        prefetches.count + consumed.count + displays.count + prepared.count + departed.count
+    }
+
     /// Withdraws every prefetch, outstanding or consumed (named in the
     /// actions); display requests are left alone.
     package mutating func withdrawAllPrefetches() -> Actions {

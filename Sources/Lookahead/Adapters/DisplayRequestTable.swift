@@ -109,4 +109,7 @@ final class DisplayRequestTable<Path: Hashable & Sendable> {
 
     /// The paths with a request waiting.
     var paths: Set<Path> { Set(requests.keys) }
+
+    /// How many requests wait (and serials are kept for).
+    var count: Int { requests.count + pathOfSerial.count }
 }

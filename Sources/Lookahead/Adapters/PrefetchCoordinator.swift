@@ -331,6 +331,13 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
         performOutsideFrame(core.displayLeft(at: path))
     }
 
+    /// How many entries the coordinator's tables hold: prefetches (and
+    /// consumed ones still loading), display requests, and the core's
+    /// records of both. For the soak, which checks they stay bounded.
+    package var tableEntryCount: Int {
+        prefetches.count + displayRequests.count + core.requests.entryCount
+    }
+
     /// The display requests still waiting, by index path. For tests.
     package var pendingDisplayPaths: Set<ItemPath> { displayRequests.paths }
 
@@ -361,8 +368,11 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
 
     /// Items moved (inserts, deletes, moves): prefetches and display requests
     /// follow their items to their new index paths; those of deleted items
-    /// (`newPath` returns `nil`) are withdrawn. Call it after
-    /// `performBatchUpdates` or applying a snapshot.
+    /// (`newPath` returns `nil`) are withdrawn. Call it inside
+    /// `performBatchUpdates`' updates, after changing your data, or just
+    /// before applying a snapshot: before the view asks for the new cells.
+    /// Called after, it would move the requests those new cells made too,
+    /// and withdraw a new item's at a deleted item's path.
     ///
     /// - Complexity: O(window + display requests).
     public func applyUpdates(newPath: (ItemPath) -> ItemPath?) {

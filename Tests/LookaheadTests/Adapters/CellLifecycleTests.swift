@@ -107,50 +107,6 @@ struct CellLifecycleTests {
     }
 }
 
-/// An app's collection view glue over the headless view: cells configured
-/// from the cache at once and from their display request when it lands,
-/// checking the cell still shows the item; display calls forwarded to the
-/// coordinator as `LookaheadUIKit`'s proxy forwards them.
-@MainActor
-final class DisplayGlue: CollectionViewDataSource, CollectionViewDelegate {
-    static let reuseIdentifier = "photo"
-    let itemCount: Int
-    let fetcher: AsyncFetcher<Int, String>
-    var coordinator: PrefetchCoordinator<Int, String>?
-
-    init(itemCount: Int, fetcher: AsyncFetcher<Int, String>) {
-        self.itemCount = itemCount
-        self.fetcher = fetcher
-    }
-
-    func numberOfSections(in collectionView: CollectionView) -> Int { 1 }
-
-    func collectionView(_ collectionView: CollectionView, numberOfItemsInSection section: Int) -> Int { itemCount }
-
-    func collectionView(_ collectionView: CollectionView, cellForItemAt indexPath: ItemPath) -> Cell {
-        let cell = collectionView.dequeueReusableCell(withReuseIdentifier: Self.reuseIdentifier, for: indexPath)
-        guard let cell = cell as? ContentCell<String> else { preconditionFailure("registered ContentCell<String>") }
-        let item = indexPath.item
-        cell.representedIdentifier = item
-        cell.configure(with: fetcher.fetchedData(for: item))
-        coordinator?.requestDisplay(at: indexPath) { [weak cell] result in
-            guard let cell, cell.representedIdentifier == AnyHashable(item), case .success(let value) = result else {
-                return
-            }
-            cell.configure(with: value)
-        }
-        return cell
-    }
-
-    func collectionView(_ collectionView: CollectionView, willDisplay cell: Cell, forItemAt indexPath: ItemPath) {
-        coordinator?.willDisplayItem(at: indexPath)
-    }
-
-    func collectionView(_ collectionView: CollectionView, didEndDisplaying cell: Cell, forItemAt indexPath: ItemPath) {
-        coordinator?.didEndDisplayingItem(at: indexPath)
-    }
-}
-
 /// Seeded random scrolling through a coordinator over a view with UIKit's
 /// cell prefetching: no cell on screen is ever blank without a request that
 /// will fill it, and once every load lands, none is blank.
@@ -162,9 +118,9 @@ struct CellLifecyclePropertyTests {
         var random = SeededRandom(seed: seed)
         let gate = LoadGate<Int, String>()
         let fetcher = AsyncFetcher<Int, String>(maxConcurrentLoads: 6) { key in try await gate.load(key) }
-        let glue = DisplayGlue(itemCount: 4_000, fetcher: fetcher)
+        let glue = CoordinatedDataSource(keys: Array(0..<4_000), fetcher: fetcher)
         let view = CollectionView(grid: .photoGrid)
-        view.register(ContentCell<String>.self, forCellWithReuseIdentifier: DisplayGlue.reuseIdentifier)
+        glue.register(on: view)
         view.isCellPrefetchingEnabled = true
         view.dataSource = glue
         view.delegate = glue
@@ -196,12 +152,8 @@ struct CellLifecyclePropertyTests {
             await Task.yield()
 
             // Then every blank cell on screen has a request that will fill it
-            let pending = coordinator.pendingDisplayPaths
-            for path in view.indexPathsForVisibleItems {
-                let cell = view.cellForItem(at: path) as? ContentCell<String>
-                if cell?.value == nil, !pending.contains(path) {
-                    blankWithoutRequest.append("item \(path.item), frame \(frame)")
-                }
+            for path in glue.blankCellsWithoutRequest(in: view) {
+                blankWithoutRequest.append("item \(path.item), frame \(frame)")
             }
         }
         #expect(blankWithoutRequest.isEmpty, "seed \(seed): \(blankWithoutRequest.prefix(5))")

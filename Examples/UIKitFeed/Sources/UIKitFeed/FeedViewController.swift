@@ -67,22 +67,24 @@
             pager.start()
         }
 
-        /// Applies the pager's rows as a snapshot, then tells the coordinator
-        /// that the items moved (appends keep their index paths).
+        /// Tells the coordinator that the items moved (appends keep their
+        /// index paths), then applies the pager's rows as a snapshot: in that
+        /// order, so that the requests of the cells the snapshot brings are
+        /// not moved as old ones.
         private func applyPager() {
             let items = pager.items
             guard items.map(\.id) != posts.map(\.id) else { return }
             let oldIDs = posts.map(\.id)
             posts = items
-            var snapshot = NSDiffableDataSourceSnapshot<Int, Post.ID>()
-            snapshot.appendSections([0])
-            snapshot.appendItems(items.map(\.id))
-            dataSource.apply(snapshot, animatingDifferences: false)
             let newIndex = Dictionary(uniqueKeysWithValues: items.enumerated().map { ($1.id, $0) })
             coordinator.applyUpdates { path in
                 guard oldIDs.indices.contains(path.item), let row = newIndex[oldIDs[path.item]] else { return nil }
                 return ItemPath(item: row, section: 0)
             }
+            var snapshot = NSDiffableDataSourceSnapshot<Int, Post.ID>()
+            snapshot.appendSections([0])
+            snapshot.appendItems(items.map(\.id))
+            dataSource.apply(snapshot, animatingDifferences: false)
         }
     }
 #endif

@@ -1,0 +1,225 @@
+// A long run of an app's collection view over a PrefetchCoordinator: seeded
+// drags, flings, reversals, reloads, batch updates and memory warnings on the
+// headless view with UIKit's cell prefetching, over a real AsyncFetcher whose
+// loads land a few per frame. It checks what a user would see and what the
+// coordinator keeps, frame after frame.
+
+import Foundation
+public import Lookahead
+import LookaheadHeadless
+
+/// The coordinator soak: what it checks and what it found.
+public struct CoordinatorSoakReport: Sendable, Encodable, Equatable {
+    public var frames = 0
+    public var seed: UInt64 = 0
+    public var reloads = 0
+    public var batchUpdates = 0
+    public var memoryWarnings = 0
+    /// Cells shown again without a new `cellForItemAt` (UIKit's kept cells).
+    public var cellsShownAgain = 0
+    public var loadsLanded = 0
+    /// Frame-checks of a visible cell blank with no request to fill it. A violation.
+    public var blankCellsWithoutRequest = 0
+    /// The first few of them, with their frame.
+    public var firstBlankCells: [String] = []
+    /// Frames whose coordinator tables held more than ``tableLimit`` entries
+    /// per entry of the screen and the window. A violation.
+    public var framesOverLimit = 0
+    /// The most entries the coordinator's tables held (prefetches, display
+    /// requests, the core's), and the screen plus window on that frame.
+    public var peakTableEntries = 0
+    public var peakScreenAndWindow = 0
+    /// The largest ratio of table entries to the screen plus the window.
+    public var peakRatio = 0.0
+    /// Tables may hold this many entries per entry of the screen and the
+    /// window (prefetches, consumed ones still loading, display requests of
+    /// cells on screen, made ahead or just left).
+    public static let tableLimit = 4.0
+    /// Resident memory after the first 1% of the frames and at the end, in MiB (Linux).
+    public var residentMiBAfterWarmUp: Double?
+    public var residentMiBAtEnd: Double?
+    public var seconds = 0.0
+
+    /// Blank cells without a request, and frames over the table limit.
+    public var violations: Int { blankCellsWithoutRequest + framesOverLimit }
+}
+
+/// Runs the coordinator soak; see ``CoordinatorSoakReport``.
+@MainActor
+public enum CoordinatorSoak {
+    /// Runs `frames` frames from `seed`, calling `progress` with the frames
+    /// done every 10,000.
+    public static func run(
+        frames: Int, seed: UInt64, progress: (Int) -> Void = { _ in }
+    ) async -> CoordinatorSoakReport {
+        precondition(frames >= 1, "CoordinatorSoak: frames must be at least 1, got \(frames)")
+        let start = ContinuousClock.now
+        var report = CoordinatorSoakReport()
+        report.frames = frames
+        report.seed = seed
+        var random = SplitMix64(seed: seed)
+        let loads = SoakLoads()
+        let fetcher = AsyncFetcher<Int, String>(maxConcurrentLoads: 6) { key in try await loads.load(key) }
+        var nextKey = 20_000
+        let source = CoordinatedDataSource(keys: Array(0..<nextKey), fetcher: fetcher)
+        let view = CollectionView(grid: CollectionView.Grid(columns: 4, spacing: 2, itemSize: .height(103.5)))
+        source.register(on: view)
+        view.isCellPrefetchingEnabled = true
+        view.dataSource = source
+        view.delegate = source
+        let coordinator = PrefetchCoordinator(fetcher: fetcher, layoutSource: view, policy: .adaptive) { path in
+            source.keys.indices.contains(path.item) ? source.keys[path.item] : nil
+        }
+        source.coordinator = coordinator
+        view.layoutIfNeeded()
+
+        var y = 100_000.0
+        var velocity = 0.0
+        var framesLeft = 0
+        var time = Duration.zero
+        for frame in 0..<frames {
+            // Drags, flings and rests in either direction, a few frames to a second each.
+            if framesLeft == 0 {
+                velocity = [0, 300, -300, 1_500, -1_500, 6_000, -6_000][Int(random.next() % 7)]
+                framesLeft = 4 + Int(random.next() % 60)
+            }
+            framesLeft -= 1
+            let maxY = max(0, view.contentSize.height - view.bounds.height)
+            y = min(max(0, y + velocity / 120), maxY)
+            if y == 0 || y == maxY { velocity = -velocity }
+            time += .seconds(1) / 120
+
+            // Now and then, what an app's data does to the list.
+            switch random.next() % 2_000 {
+            case 0:
+                source.keys = Array(nextKey..<nextKey + 20_000)
+                nextKey += 20_000
+                view.reloadData()
+                coordinator.reloadData()
+                report.reloads += 1
+            case 1, 2:
+                let visible = view.indexPathsForVisibleItems
+                guard let first = visible.first else { break }
+                let deleted = first.item + Int(random.next() % UInt64(max(1, visible.count)))
+                // As the coordinator's documentation says: inside the updates, before the view asks for new cells.
+                view.performBatchUpdates {
+                    source.keys.remove(at: deleted)
+                    source.keys.insert(nextKey, at: deleted)
+                    nextKey += 1
+                    view.deleteItems(at: [ItemPath(item: deleted, section: 0)])
+                    view.insertItems(at: [ItemPath(item: deleted, section: 0)])
+                    coordinator.applyUpdates { $0.item == deleted ? nil : $0 }
+                }
+                report.batchUpdates += 1
+            case 3:
+                coordinator.didReceiveMemoryWarning()
+                report.memoryWarnings += 1
+            default:
+                break
+            }
+
+            let kept = view.offscreenCellPaths
+            view.step(to: Point(x: 0, y: y), at: time)
+            report.cellsShownAgain += view.indexPathsForVisibleItems.count { kept.contains($0) }
+            coordinator.scrollViewDidScroll(contentOffset: view.contentOffset, viewportSize: view.bounds.size, at: time)
+            report.loadsLanded += loads.release(upTo: 3, using: &random)
+            await Task.yield()
+
+            // What a user sees: no cell blank without a request that will fill it.
+            for path in source.blankCellsWithoutRequest(in: view) {
+                report.blankCellsWithoutRequest += 1
+                if report.firstBlankCells.count < 5 {
+                    report.firstBlankCells.append("item \(path.item), frame \(frame)")
+                }
+            }
+            // What the coordinator keeps: bounded by the screen and the window.
+            let entries = coordinator.tableEntryCount
+            let reach = view.indexPathsForVisibleItems.count + coordinator.planner.prefetched.count
+            let ratio = Double(entries) / Double(max(1, reach))
+            if ratio > CoordinatorSoakReport.tableLimit { report.framesOverLimit += 1 }
+            if entries > report.peakTableEntries {
+                report.peakTableEntries = entries
+                report.peakScreenAndWindow = reach
+            }
+            report.peakRatio = max(report.peakRatio, ratio)
+
+            if frame + 1 == max(1, frames / 100) { report.residentMiBAfterWarmUp = residentMiB() }
+            if (frame + 1) % 10_000 == 0 { progress(frame + 1) }
+        }
+        report.residentMiBAtEnd = residentMiB()
+        report.seconds = (ContinuousClock.now - start) / .seconds(1)
+        loads.releaseAll()
+        withExtendedLifetime((view, source, coordinator)) {}
+        return report
+    }
+
+    /// The process's resident memory in MiB, where `/proc` tells it.
+    static func residentMiB() -> Double? {
+        guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
+        let fields = statm.split(separator: " ")
+        guard fields.count > 1, let pages = Double(fields[1]) else { return nil }
+        return pages * 4_096 / 1_048_576
+    }
+}
+
+/// The soak's loads: each waits until the run lets it land (a few per
+/// frame, picked at random), or until it is cancelled.
+final class SoakLoads: Sendable {
+    private struct State {
+        var waiting: [Int: (key: Int, continuation: CheckedContinuation<String, any Error>)] = [:]
+        var cancelledEarly: Set<Int> = []
+        var nextID = 0
+    }
+
+    private let state = LockedValue(State())
+
+    func load(_ key: Int) async throws -> String {
+        let id = state.withLock { state in
+            defer { state.nextID += 1 }
+            return state.nextID
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let cancelled = state.withLock { state in
+                    if state.cancelledEarly.remove(id) != nil { return true }
+                    state.waiting[id] = (key, continuation)
+                    return false
+                }
+                if cancelled { continuation.resume(throwing: CancellationError()) }
+            }
+        } onCancel: {
+            let waiting: (key: Int, continuation: CheckedContinuation<String, any Error>)? = state.withLock { state in
+                if let waiting = state.waiting.removeValue(forKey: id) { return waiting }
+                state.cancelledEarly.insert(id)
+                return nil
+            }
+            waiting?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Lands up to `count` waiting loads, picked at random; returns how many.
+    func release(upTo count: Int, using random: inout SplitMix64) -> Int {
+        var randomness = random
+        let picked = state.withLock { state in
+            var picked: [(key: Int, continuation: CheckedContinuation<String, any Error>)] = []
+            var ids = state.waiting.keys.sorted()
+            while picked.count < count, !ids.isEmpty {
+                let id = ids.remove(at: Int(randomness.next() % UInt64(ids.count)))
+                if let waiting = state.waiting.removeValue(forKey: id) { picked.append(waiting) }
+            }
+            return picked
+        }
+        random = randomness
+        for waiting in picked { waiting.continuation.resume(returning: "item \(waiting.key)") }
+        return picked.count
+    }
+
+    /// Lands every waiting load.
+    func releaseAll() {
+        let all = state.withLock { state in
+            defer { state.waiting.removeAll() }
+            return Array(state.waiting.values)
+        }
+        for waiting in all { waiting.continuation.resume(returning: "item \(waiting.key)") }
+    }
+}
