@@ -59,6 +59,31 @@ struct CoordinatorLifetimeTests {
         await gate.waitForCancellations(4)
     }
 
+    @Test func oneScreenWithdrawingAPrefetchLeavesAnothersLoadRunning() async {
+        // Given two screens on one fetcher that both prefetch item 5 through UIKit's own window
+        let gate = LoadGate<Int, String>()
+        let fetcher = AsyncFetcher<Int, String>(maxConcurrentLoads: 1_000) { key in try await gate.load(key) }
+        let first = Screen(fetcher: fetcher)
+        let second = Screen(fetcher: fetcher)
+        let item = ItemPath(item: 5, section: 0)
+        first.coordinator?.prefetchItems(at: [item])
+        second.coordinator?.prefetchItems(at: [item])
+        await waitUntil("item 5's load started") { gate.waiting.contains(5) }
+
+        // When the first withdraws it (`cancelPrefetchingForItemsAt`)
+        first.coordinator?.cancelPrefetchingForItems(at: [item])
+
+        // Then the load goes on for the second, and lands in the cache
+        #expect(interests(fetcher, in: [5])[5] == 1)
+        guard gate.succeedIfWaiting(5, with: "photo 5") else {
+            Issue.record("item 5's load ended with the first screen's withdrawal")
+            return
+        }
+        await waitUntil("item 5 landed") { fetcher.fetchedData(for: 5) != nil }
+        #expect(!gate.cancelled.contains(5))
+        #expect(fetcher.fetchedData(for: 5) == "photo 5")
+    }
+
     @Test func pausingWithdrawsWhatHasNotStartedAndLetsRunningLoadsFinish() async {
         // Given a screen whose prefetches fill the fetcher's 4 slots and queue the rest
         let gate = LoadGate<Int, String>()
