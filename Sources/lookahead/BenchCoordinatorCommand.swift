@@ -38,11 +38,7 @@ struct BenchCoordinatorCommand: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
-        #if DEBUG
-            StandardStreams.writeError(
-                "warning: this is a debug build; the figures are only meaningful in release "
-                    + "(swift run -c release lookahead bench coordinator)\n")
-        #endif
+        StandardStreams.warnIfDebugBuild(release: "swift run -c release lookahead bench coordinator")
         let benchmark = CoordinatorBenchmark(
             cycles: cycles,
             workloads: workload.isEmpty
@@ -50,11 +46,14 @@ struct BenchCoordinatorCommand: AsyncParsableCommand {
             seed: seed)
         let report = await benchmark.run { step in StandardStreams.writeError(step + "\n") }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            StandardStreams.write(String(decoding: try encoder.encode(report), as: UTF8.self) + "\n")
-            return
+            try StandardStreams.writeJSON(report)
+        } else {
+            StandardStreams.write(Self.table(report))
         }
+    }
+
+    /// The report as a table for a terminal.
+    private static func table(_ report: CoordinatorBenchmark.Report) -> String {
         var lines = ["workload  variant             frames   median µs     p90 µs     p99 µs     max µs   loads"]
         for row in report.results {
             lines.append(
@@ -64,6 +63,6 @@ struct BenchCoordinatorCommand: AsyncParsableCommand {
                         format: "%7d %11.1f %10.1f %10.1f %10.1f %7d", row.frames, row.medianMicroseconds,
                         row.p90Microseconds, row.p99Microseconds, row.maxMicroseconds, row.loadsStarted))
         }
-        StandardStreams.write(lines.joined(separator: "\n") + "\n")
+        return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -30,20 +30,19 @@ struct BenchPlannerCommand: ParsableCommand {
     }
 
     func run() throws {
-        #if DEBUG
-            StandardStreams.writeError(
-                "warning: this is a debug build; the figures are only meaningful in release "
-                    + "(swift run -c release lookahead bench planner)\n")
-        #endif
+        StandardStreams.warnIfDebugBuild(release: "swift run -c release lookahead bench planner")
         let report = PlannerBenchmark(seed: seed, frames: frames, warmUpFrames: frames / 10).run { step in
             StandardStreams.writeError(step + "\n")
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            StandardStreams.write(String(decoding: try encoder.encode(report), as: UTF8.self) + "\n")
-            return
+            try StandardStreams.writeJSON(report)
+        } else {
+            StandardStreams.write(Self.table(report))
         }
+    }
+
+    /// The report as a table for a terminal.
+    private static func table(_ report: PlannerBenchmark.Report) -> String {
         var lines = ["list                  items     median ns        p99 ns"]
         for row in report.results {
             lines.append(
@@ -52,6 +51,6 @@ struct BenchPlannerCommand: ParsableCommand {
         }
         lines.append(
             String(format: "median(1M) / median(10k): system %.2f, adaptive %.2f", report.ratio, report.adaptiveRatio))
-        StandardStreams.write(lines.joined(separator: "\n") + "\n")
+        return lines.joined(separator: "\n") + "\n"
     }
 }

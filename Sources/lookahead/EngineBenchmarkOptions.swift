@@ -56,14 +56,7 @@ struct EngineBenchmarkOptions: ParsableArguments {
             try await runIsolated(isolatedRun)
             return
         }
-        #if DEBUG
-            StandardStreams.writeError(
-                """
-                warning: this is a debug build; the figures are only meaningful in release \
-                (swift run -c release lookahead bench engine)
-
-                """)
-        #endif
+        StandardStreams.warnIfDebugBuild(release: "swift run -c release lookahead bench engine")
         StandardStreams.writeError("engine benchmark, seed \(seed)\n")
         let watchdog = StepWatchdog(timeLimit: stepTimeLimit)
         var report = EngineBenchmarkReport()
@@ -95,10 +88,7 @@ struct EngineBenchmarkOptions: ParsableArguments {
         watchdog.end()
 
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            let data = try encoder.encode(report)
-            StandardStreams.write(String(decoding: data, as: UTF8.self) + "\n")
+            try StandardStreams.writeJSON(report)
         } else {
             StandardStreams.write(report.table())
         }
@@ -113,9 +103,7 @@ struct EngineBenchmarkOptions: ParsableArguments {
             throw ValidationError("--isolated-run takes WORKLOAD:SIDE, e.g. mixed:lookahead; got '\(spec)'")
         }
         let report = await EngineBenchmark(seed: seed).run([workload], sides: [side]) { _ in }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        StandardStreams.write(String(decoding: try encoder.encode(report), as: UTF8.self) + "\n")
+        try StandardStreams.writeJSON(report)
     }
 
     /// Runs one measurement in a fresh copy of this executable, so that no

@@ -19,9 +19,7 @@ struct ReportOutputOptions: ParsableArguments {
 
     /// `value` as sorted-key JSON on standard output.
     func writeJSON(_ value: some Encodable) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        StandardStreams.write(String(decoding: try encoder.encode(value), as: UTF8.self) + "\n")
+        try StandardStreams.writeJSON(value)
     }
 
     /// The chart of `report`, if `--chart` asked for one.

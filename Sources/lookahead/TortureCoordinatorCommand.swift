@@ -44,9 +44,7 @@ struct TortureCoordinatorCommand: AsyncParsableCommand {
             total: frames, enabled: frames >= 50_000, label: ("torture coordinator", "frames"))
         let report = await CoordinatorSoak.run(frames: frames, seed: seed) { progress.update($0) }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            StandardStreams.write(String(decoding: try encoder.encode(report), as: UTF8.self) + "\n")
+            try StandardStreams.writeJSON(report, pretty: true)
         } else {
             let memory = { (value: Double?) in value.map { String(format: "%.1f MiB", $0) } ?? "n/a" }
             let rows: [(String, String)] = [

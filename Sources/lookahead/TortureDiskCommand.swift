@@ -73,9 +73,7 @@ struct TortureDiskCommand: AsyncParsableCommand {
             }
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            StandardStreams.write(String(decoding: try encoder.encode(report), as: UTF8.self) + "\n")
+            try StandardStreams.writeJSON(report)
         } else {
             StandardStreams.write(report.summary + "\n")
         }
@@ -85,9 +83,7 @@ struct TortureDiskCommand: AsyncParsableCommand {
     private func printMeasurement() throws {
         let measurement = try DiskContainsLatency.measure(entries: entries)
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            StandardStreams.write(String(decoding: try encoder.encode(measurement), as: UTF8.self) + "\n")
+            try StandardStreams.writeJSON(measurement)
         } else {
             StandardStreams.write(
                 "sweep of \(measurement.entries) entries: \(measurement.sweepMilliseconds) ms\n"

@@ -78,10 +78,7 @@ struct TortureFetcherCommand: AsyncParsableCommand {
             if done < total { watchdog.begin("operations after \(done) (seed \(seed))") }
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            let data = try encoder.encode(report)
-            StandardStreams.write(String(decoding: data, as: UTF8.self) + "\n")
+            try StandardStreams.writeJSON(report, pretty: true)
         } else {
             StandardStreams.write(Self.table(report))
         }
