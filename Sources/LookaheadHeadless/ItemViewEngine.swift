@@ -67,7 +67,7 @@ final class ItemViewEngine {
     /// shown) or kept after leaving (their display already ended).
     private(set) var offscreenCells: [ItemPath: Cell] = [:]
     /// The offset of the last layout pass: the direction cells are made ahead in.
-    private var lastOffsetY = 0.0
+    private var lastOffset = Point(x: 0, y: 0)
     /// Cells dequeued during the current data source call, while one runs.
     private var dequeuedDuringCall: [ObjectIdentifier: Cell]?
 
@@ -262,7 +262,7 @@ final class ItemViewEngine {
             return true
         }
         if isCellPrefetchingEnabled { prepareCells(ahead: visibleRect, in: layout) }
-        lastOffsetY = contentOffset.y
+        lastOffset = contentOffset
 
         velocity.record(position: contentOffset.y, at: time)
         self.time = time
@@ -306,8 +306,8 @@ final class ItemViewEngine {
     private func releaseOffscreenCells(beyond visibleRect: Rect, in layout: any CollectionLayout) {
         let distance = cellPrefetchDistance
         let kept = Rect(
-            x: visibleRect.minX, y: visibleRect.minY - distance, width: visibleRect.width,
-            height: visibleRect.height + 2 * distance)
+            x: visibleRect.minX - distance.width, y: visibleRect.minY - distance.height,
+            width: visibleRect.width + 2 * distance.width, height: visibleRect.height + 2 * distance.height)
         for path in offscreenCells.keys.sorted() where !layout.frame(at: path).intersects(kept) {
             if let cell = offscreenCells.removeValue(forKey: path) { recycle(cell) }
         }
@@ -317,11 +317,20 @@ final class ItemViewEngine {
     /// of `visibleRect` ahead, in the direction of the scroll.
     private func prepareCells(ahead visibleRect: Rect, in layout: any CollectionLayout) {
         let distance = cellPrefetchDistance
-        let moved = contentOffset.y - lastOffsetY
-        guard moved != 0 else { return }
-        let ahead = Rect(
-            x: visibleRect.minX, y: moved > 0 ? visibleRect.maxY : visibleRect.minY - distance,
-            width: visibleRect.width, height: distance)
+        let moved = (x: contentOffset.x - lastOffset.x, y: contentOffset.y - lastOffset.y)
+        // Along the axis that moved: down a list, or along a carousel.
+        let ahead: Rect
+        if moved.y != 0 {
+            ahead = Rect(
+                x: visibleRect.minX, y: moved.y > 0 ? visibleRect.maxY : visibleRect.minY - distance.height,
+                width: visibleRect.width, height: distance.height)
+        } else if moved.x != 0 {
+            ahead = Rect(
+                x: moved.x > 0 ? visibleRect.maxX : visibleRect.minX - distance.width, y: visibleRect.minY,
+                width: distance.width, height: visibleRect.height)
+        } else {
+            return
+        }
         for path in layout.itemPaths(in: ahead) where visibleCells[path] == nil && offscreenCells[path] == nil {
             guard let cell = provideCell(at: path) else { continue }
             cell.frame = layout.frame(at: path)
@@ -329,9 +338,14 @@ final class ItemViewEngine {
         }
     }
 
-    /// How far beyond the screen cells are made ahead and kept after leaving:
-    /// about a row of a photo grid, as UIKit's cell prefetching reaches.
-    var cellPrefetchDistance: Double { (viewportSize.height * PrefetchCoordinatorCore.cellPrefetchScreens).rounded() }
+    /// How far beyond the screen cells are made ahead and kept after leaving,
+    /// across and along: about a row of a photo grid, or an item of a
+    /// carousel, as UIKit's cell prefetching reaches.
+    var cellPrefetchDistance: Size {
+        Size(
+            width: (viewportSize.width * PrefetchCoordinatorCore.cellPrefetchScreens).rounded(),
+            height: (viewportSize.height * PrefetchCoordinatorCore.cellPrefetchScreens).rounded())
+    }
 
     /// Turns cell prefetching on or off; off lets go of the off-screen cells.
     func setCellPrefetchingEnabled(_ isEnabled: Bool) {

@@ -63,6 +63,20 @@
         ) -> FetchTask? {
             requestDisplay(at: NestedItemPath(row: indexPath.item, item: 0), completion: completion)
         }
+
+        /// A plain cell of the feed is displayed: call it from the outer
+        /// collection view's `collectionView(_:willDisplay:forItemAt:)`; see
+        /// `NestedPrefetchCoordinator.willDisplayItem(at:)`.
+        public func willDisplayItem(at indexPath: IndexPath) {
+            willDisplayItem(at: NestedItemPath(row: indexPath.item, item: 0))
+        }
+
+        /// A plain cell of the feed left the screen: call it from the outer
+        /// collection view's `collectionView(_:didEndDisplaying:forItemAt:)`;
+        /// see `NestedPrefetchCoordinator.didEndDisplayingItem(at:)`.
+        public func didEndDisplayingItem(at indexPath: IndexPath) {
+            didEndDisplayingItem(at: NestedItemPath(row: indexPath.item, item: 0))
+        }
     }
 
     extension NestedCollectionLink {
@@ -98,6 +112,13 @@
         ///   item at an index path before it, or `nil` if it was deleted.
         public func applyUpdates(layout: CarouselFeedLayout, newIndexPath: (IndexPath) -> IndexPath?) {
             applyUpdates(layout: layout) { item in newIndexPath(IndexPath(item: item, section: 0))?.item }
+        }
+
+        /// An inner cell is displayed, perhaps again without a new
+        /// `cellForItemAt`: call it from the inner
+        /// `collectionView(_:willDisplay:forItemAt:)`.
+        public func willDisplayItem(at indexPath: IndexPath) {
+            willDisplayItem(at: indexPath.item)
         }
 
         /// An inner cell left the screen: call it from the inner

@@ -10,6 +10,7 @@
 /// scroll delegate calls and its cells' life to it:
 /// - ``scrollViewDidScroll(contentOffsetX:at:)`` from `scrollViewDidScroll`;
 /// - ``requestDisplay(atItem:completion:)`` from `cellForItemAt`;
+/// - ``willDisplayItem(at:)`` from `willDisplay`;
 /// - ``didEndDisplayingItem(at:)`` from `didEndDisplaying`.
 ///
 /// It holds its coordinator weakly: a link outliving its feed does nothing.
@@ -85,7 +86,17 @@ public final class NestedCollectionLink<Key: Hashable & Sendable, Value: Sendabl
         return coordinator.requestDisplay(at: NestedItemPath(row: row, item: item), completion: completion)
     }
 
-    /// The inner cell showing item `item` left the screen: its display request is withdrawn.
+    /// The inner cell showing item `item` is displayed, perhaps again
+    /// without a new `cellForItemAt`: see
+    /// ``NestedPrefetchCoordinator/willDisplayItem(at:)``.
+    public func willDisplayItem(at item: Int) {
+        guard let row else { return }
+        coordinator?.willDisplayItem(at: NestedItemPath(row: row, item: item))
+    }
+
+    /// The inner cell showing item `item` left the screen: its display
+    /// request drops to `.veryLow`; see
+    /// ``NestedPrefetchCoordinator/didEndDisplayingItem(at:)``.
     public func didEndDisplayingItem(at item: Int) {
         guard let row else { return }
         coordinator?.didEndDisplayingItem(at: NestedItemPath(row: row, item: item))

@@ -16,10 +16,12 @@
 /// - a row about to appear brings its carousel's first items;
 /// - a carousel swiped prefetches along its axis;
 /// - a row scrolled away cancels what its carousel asked for;
-/// - a display request per visible cell
+/// - a display request per cell
 ///   (``NestedCollectionLink/requestDisplay(atItem:completion:)``), at the
-///   priority the planner gives it, withdrawn when the cell leaves the screen
-///   and when the inner collection is handed another row.
+///   priority the planner gives it (no more than `.normal` for a cell made
+///   ahead of being shown), dropped to `.veryLow` when the cell leaves the
+///   screen and withdrawn once its item is out of reach, or at once when the
+///   inner collection is handed another row.
 ///
 /// ```swift
 /// let coordinator = NestedPrefetchCoordinator(fetcher: fetcher, layout: feed.layout) { path in
@@ -142,8 +144,11 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
     // MARK: - Inner collections
 
     /// An inner collection view shows row `row` from now on: a new outer cell,
-    /// or a reused one handed another row. Its display requests for the row it
-    /// showed before are withdrawn (their completions get `CancellationError`).
+    /// a reused one handed another row, or one shown again. Its display
+    /// requests for the row it showed before are withdrawn (their completions
+    /// get `CancellationError`); the row's requests that its cells left
+    /// waiting when the row went off screen are raised again for the items
+    /// its carousel shows.
     ///
     /// - Parameters:
     ///   - link: the inner collection's link, from an earlier call; `nil` for a new one.
@@ -165,14 +170,21 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
         links[ObjectIdentifier(link)] = WeakLink(link: link)
         if let old = link.row, old != row { endDisplaying(row: old) }
         link.show(row: row, offset: min(max(0, planner.offset(ofRow: row)), planner.layout.maxOffset(ofRow: row)))
+        // UIKit shows a row it kept again without asking for its inner cells anew.
+        let shown = planner.visibleSpan(ofRow: row)
+        for path in requests.departed where path.row == row && shown.contains(path.item) {
+            willDisplayItem(at: path)
+        }
         return link
     }
 
     /// The outer cell holding `link`'s inner collection left the screen: its
-    /// display requests are withdrawn, and it shows no row until registered again.
+    /// cells' display requests go on at `.veryLow` (UIKit may show the row
+    /// again without new cells) until their items are out of reach, and it
+    /// shows no row until registered again.
     public func unregisterNested(_ link: NestedCollectionLink<Key, Value>) {
         guard link.coordinator === self, let row = link.row else { return }
-        endDisplaying(row: row)
+        for path in requests.displays.keys where path.row == row { didEndDisplayingItem(at: path) }
         link.show(row: nil, offset: 0)
     }
 
@@ -195,24 +207,39 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
     /// ``NestedCollectionLink/requestDisplay(atItem:completion:)``); the
     /// completion runs on the main actor (before this returns if the value is cached).
     ///
+    /// A cell made ahead of being shown (UIKit's cell prefetching) asks at
+    /// no more than `.normal` until its item comes on screen or
+    /// ``willDisplayItem(at:)`` reports it shown.
+    ///
     /// - Returns: the request, or `nil` if `path` has nothing to load.
     /// - Complexity: O(1) amortized.
     @discardableResult
     public func requestDisplay(
         at path: NestedItemPath, completion: @escaping @MainActor @Sendable (Result<Value, any Error>) -> Void
     ) -> FetchTask? {
-        let priority = planner.displayPriority(for: path)
-        requests.displayRequested(at: path, priority: priority)
+        let priority = requests.displayRequested(
+            at: path, priority: planner.displayPriority(for: path), isOnScreen: planner.isOnScreen(path))
         let request = displayRequests.request(
             at: path, key: key(path), from: fetcher, priority: priority, completion: completion)
         if request?.isPending != true { requests.displayEnded(at: path) }
         return request
     }
 
-    /// The cell showing `path` left the screen: its display request is withdrawn.
+    /// The cell showing `path` is displayed (`willDisplay`), perhaps again
+    /// without a new request: its display request, if it still waits, is
+    /// ranked now at the planner's priority.
+    public func willDisplayItem(at path: NestedItemPath) {
+        perform(requests.displayShown(at: path, priority: planner.displayPriority(for: path)))
+    }
+
+    /// The cell showing `path` left the screen (`didEndDisplaying`): its
+    /// display request goes on at `.veryLow`, so that the cell, if UIKit shows
+    /// it again without a new request, still gets its data; it is withdrawn
+    /// once the item is neither within a quarter of a screen of the feed's
+    /// viewport and of its carousel's visible span nor within the planner's
+    /// window, or replaced by the next request for `path`.
     public func didEndDisplayingItem(at path: NestedItemPath) {
-        displayRequests.cancel(at: path)
-        requests.displayEnded(at: path)
+        perform(requests.displayLeft(at: path))
     }
 
     /// The display requests still waiting, by path. For tests.
@@ -329,7 +356,8 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
     private func plan(_ frame: ScrollFrame, scrolls: [NestedPrefetchPlanner.CarouselScroll]) {
         lastFrame = frame
         var actions = CoordinatorCore<NestedItemPath>.Actions()
-        requests.rank({ self.planner.displayPriority(for: $0) }, isOnScreen: { _ in true }, into: &actions)
+        let lastPlan = self.planner
+        requests.rank({ lastPlan.displayPriority(for: $0) }, isOnScreen: { lastPlan.isOnScreen($0) }, into: &actions)
         let update = planner.update(frame, carousels: scrolls, loadQueue: fetcher.loadQueue)
         // Consumed: what is on screen now is the cells' business.
         let planner = self.planner
@@ -337,10 +365,13 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
         for row in planner.visibleRows {
             for item in planner.visibleSpan(ofRow: row) { visible.append(NestedItemPath(row: row, item: item)) }
         }
+        let kept = Size(
+            width: planner.layout.width * PrefetchCoordinatorCore.keptCellScreens,
+            height: frame.visibleRect.height * PrefetchCoordinatorCore.keptCellScreens)
         perform(
             requests.planned(
-                update, visible: visible, deadlines: [], isHeld: { planner.holds($0) }, time: frame.time,
-                after: actions))
+                update, visible: visible, deadlines: [], isHeld: { planner.holds($0) },
+                isNear: { planner.isOnScreen($0, margin: kept) }, time: frame.time, after: actions))
     }
 
     /// Performs a frame's (or a change's) actions on the fetcher, in one batch.

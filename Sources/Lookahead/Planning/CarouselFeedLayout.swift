@@ -50,6 +50,17 @@ public struct CarouselFeedLayout: Sendable {
         outer = ListLayout(width: width, rowHeights: rows.map(\.height))
     }
 
+    /// Whether item `item` of row `row`, its carousel at `offset`, crosses
+    /// the carousel's visible width widened by `margin` points on each side
+    /// (a plain cell's one item always does; an item past the row's count never).
+    package func carouselShows(item: Int, ofRow row: Int, atOffset offset: Double, margin: Double = 0) -> Bool {
+        guard item >= 0, item < itemCount(inRow: row) else { return false }
+        guard case .carousel(_, let itemWidth, _, let spacing) = rows[row] else { return true }
+        let clamped = min(max(offset, 0), maxOffset(ofRow: row))
+        let minX = Double(item) * (itemWidth + spacing)
+        return minX + itemWidth > clamped - margin && minX < clamped + width + margin
+    }
+
     /// The number of items in row `row`: 1 for a cell, the carousel's count otherwise.
     public func itemCount(inRow row: Int) -> Int {
         switch rows[row] {

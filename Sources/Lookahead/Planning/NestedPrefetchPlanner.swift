@@ -146,6 +146,16 @@ package struct NestedPrefetchPlanner: Sendable {
         layout.items(inRow: row, atOffset: offsets[row])
     }
 
+    /// Whether the item at `path` crosses the screen as of the last frame
+    /// (every item, before the first frame), or comes within `margin` of it:
+    /// `margin.height` points above or below the feed's viewport, `margin.width`
+    /// left or right of its carousel's visible span.
+    package func isOnScreen(_ path: NestedItemPath, margin: Size = Size(width: 0, height: 0)) -> Bool {
+        layout.rows.indices.contains(path.row)
+            && rows.isOnScreen(ItemPath(item: path.row, section: 0), margin: margin.height)
+            && layout.carouselShows(item: path.item, ofRow: path.row, atOffset: offsets[path.row], margin: margin.width)
+    }
+
     /// Plans one frame.
     ///
     /// - Parameters:

@@ -264,9 +264,8 @@ package struct StrategyDriver<Loader: StrategyLoader> {
     mutating func requestDisplay(at path: ItemPath, isOnScreen: Bool = true) -> FetchPriority {
         if let nested {
             let nestedPath = NestedItemPath(row: path.section, item: path.item)
-            let priority = nested.displayPriority(for: nestedPath)
-            nestedRequests.displayRequested(at: nestedPath, priority: priority)
-            return priority
+            return nestedRequests.displayRequested(
+                at: nestedPath, priority: nested.displayPriority(for: nestedPath), isOnScreen: isOnScreen)
         }
         return coordinator?.displayRequested(at: path, isOnScreen: isOnScreen) ?? (isOnScreen ? .high : .normal)
     }
@@ -282,7 +281,12 @@ package struct StrategyDriver<Loader: StrategyLoader> {
             perform(actions, at: time)
             return
         }
-        if nested != nil { nestedRequests.displayEnded(at: NestedItemPath(row: path.section, item: path.item)) }
+        if nested != nil, let feed = visibility.feed {
+            perform(nestedRequests.displayLeft(at: NestedItemPath(row: path.section, item: path.item)), at: time) {
+                feed.flatIndex(of: $0)
+            }
+            return
+        }
         displayRequests[item] = nil
         loader.withdrawDisplayRequest(item)
     }
@@ -290,7 +294,13 @@ package struct StrategyDriver<Loader: StrategyLoader> {
     /// The cell showing `path` is shown again with its request still held
     /// (`willDisplayItem(at:)`): ranked at the planner's priority.
     mutating func showAgain(at path: ItemPath, time: Duration) {
-        guard nested == nil, var coordinator else { return }
+        if let nested, let feed = visibility.feed {
+            let nestedPath = NestedItemPath(row: path.section, item: path.item)
+            let actions = nestedRequests.displayShown(at: nestedPath, priority: nested.displayPriority(for: nestedPath))
+            perform(actions, at: time) { feed.flatIndex(of: $0) }
+            return
+        }
+        guard var coordinator else { return }
         let actions = coordinator.displayShown(at: path)
         self.coordinator = coordinator
         perform(actions, at: time)

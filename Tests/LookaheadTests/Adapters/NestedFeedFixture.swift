@@ -142,14 +142,21 @@ final class RowCell: CarouselCell, CollectionViewDataSource {
     }
 }
 
-/// An inner cell: withdraws its display request when it leaves the screen,
-/// at its item's index now (found by its key: batch updates move items).
+/// An inner cell: reports leaving the screen at its item's index now (found
+/// by its key: batch updates move items), and withdraws its display request
+/// when reused for another item, as the documentation's cell does.
 @MainActor
 final class ItemCell: Cell {
     var key: Int?
     weak var data: FeedData?
     var link: NestedCollectionLink<Int, String>?
     var request: FetchTask?
+
+    override func prepareForReuse() {
+        super.prepareForReuse()
+        request?.cancel()
+        request = nil
+    }
 
     override func didEndDisplaying() {
         super.didEndDisplaying()

@@ -1,3 +1,4 @@
+import LookaheadTestSupport
 import Testing
 
 @testable import Lookahead
@@ -54,6 +55,28 @@ struct RowDisplayTests {
         row.ended()
         gate.succeed(0, with: "zero")
         await fetcher.waitUntilIdle()
+    }
+
+    @Test func lowerPriorityThroughACoordinatorKeepsTheRequestAsACellThatLeft() async {
+        // Given a row of a list a coordinator drives, waiting for its item
+        let fixture = CoordinatorFixture()
+        fixture.scroll(to: 10_000)
+        let path = fixture.coordinator.planner.visibleItems[0]
+        let source = RowDisplay<Int, String>.Source.coordinator(fixture.coordinator, path: path)
+        let row = RowDisplay<Int, String>(onDisappear: .lowerPriority)
+        let shown = Shown()
+        _ = row.appeared(key: path.item, from: source) { shown.values.append($0) }
+        await waitUntil("the row's load started") { fixture.gate.waiting.contains(path.item) }
+
+        // When it disappears and comes back before its load lands
+        row.disappeared(from: source)
+        #expect(fixture.coordinator.pendingDisplayPaths.contains(path), "kept, as a UIKit cell that left")
+        _ = row.appeared(key: path.item, from: source) { shown.values.append($0) }
+
+        // Then the one request is still there, and its value reaches the row
+        #expect(fixture.gate.succeedIfWaiting(path.item, with: "photo \(path.item)"))
+        await waitUntil("the value reached the row") { !shown.values.isEmpty }
+        #expect(shown.values == ["photo \(path.item)"])
     }
 
     @Test func cancelWithdrawsTheRequest() async {

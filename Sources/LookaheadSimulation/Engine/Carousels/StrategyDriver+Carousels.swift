@@ -117,7 +117,8 @@ extension StrategyDriver {
         guard var nested, let feed = visibility.feed else { return }
         // The cells' requests are re-ranked with the frame before's plan, as the coordinators do.
         var ranked = CoordinatorCore<NestedItemPath>.Actions()
-        nestedRequests.rank({ nested.displayPriority(for: $0) }, isOnScreen: { _ in true }, into: &ranked)
+        let shown = Set(frame.paths.map { NestedItemPath(row: $0.section, item: $0.item) })
+        nestedRequests.rank({ nested.displayPriority(for: $0) }, isOnScreen: shown.contains, into: &ranked)
         var scrolls: [NestedPrefetchPlanner.CarouselScroll] = []
         var lastRow: Int?
         for path in frame.paths where path.section != lastRow {
@@ -136,8 +137,22 @@ extension StrategyDriver {
         self.nested = nested
         // What is on screen is consumed, as the nested coordinator consumes it.
         let visible = frame.paths.map { NestedItemPath(row: $0.section, item: $0.item) }
+        // A cell that left keeps its request while UIKit may show it again, as the nested coordinator's do.
+        let kept = Size(
+            width: feed.feed.width * PrefetchCoordinatorCore.keptCellScreens,
+            height: frame.rect.height * PrefetchCoordinatorCore.keptCellScreens)
+        let reach = Rect(
+            x: frame.rect.minX, y: frame.rect.minY - kept.height, width: frame.rect.width,
+            height: frame.rect.height + 2 * kept.height)
+        let visibility = self.visibility
         let actions = nestedRequests.planned(
-            update, visible: visible, deadlines: [], isHeld: { nested.holds($0) }, time: time, after: ranked)
+            update, visible: visible, deadlines: [], isHeld: { nested.holds($0) },
+            isNear: { path in
+                feed.feed.outer.frame(at: ItemPath(item: path.row, section: 0)).intersects(reach)
+                    && feed.feed.carouselShows(
+                        item: path.item, ofRow: path.row, atOffset: visibility.rowOffset(ofRow: path.row, at: time),
+                        margin: kept.width)
+            }, time: time, after: ranked)
         perform(actions, at: time) { feed.flatIndex(of: $0) }
     }
 
