@@ -61,6 +61,15 @@ package final class CoordinatedDataSource<Value: Sendable>: CollectionViewDataSo
 
     /// The visible cells that are blank and have no display request waiting
     /// to fill them: each one a cell the user would see blank until reused.
+    /// The visible cells that are blank though their item's value is in the
+    /// fetcher's cache: a landed load not delivered to its cell yet.
+    package func blankCellsWithData(in view: CollectionView) -> [ItemPath] {
+        view.indexPathsForVisibleItems.filter { path in
+            (view.cellForItem(at: path) as? ContentCell<Value>)?.value == nil && keys.indices.contains(path.item)
+                && fetcher.fetchedData(for: keys[path.item]) != nil
+        }
+    }
+
     package func blankCellsWithoutRequest(in view: CollectionView) -> [ItemPath] {
         guard let coordinator else { return [] }
         let pending = coordinator.pendingDisplayPaths

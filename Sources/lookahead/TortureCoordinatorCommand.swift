@@ -52,9 +52,14 @@ struct TortureCoordinatorCommand: AsyncParsableCommand {
                 ("frames", "\(report.frames)"),
                 ("violations", "\(report.violations)"),
                 ("  blank cells without a request", "\(report.blankCellsWithoutRequest)"),
+                ("  blank cells a frame after their value landed", "\(report.blankCellsAfterLanding)"),
                 ("  frames over the table limit", "\(report.framesOverLimit)"),
                 ("peak table entries", "\(report.peakTableEntries) (screen + window \(report.peakScreenAndWindow))"),
                 ("peak entries per screen + window entry", String(format: "%.2f", report.peakRatio)),
+                (
+                    "blank cell-frames with the value cached (longest run)",
+                    "\(report.blankCellFramesWithData) (\(report.longestBlankWithData) frames)"
+                ),
                 ("cells shown again", "\(report.cellsShownAgain)"),
                 ("loads landed", "\(report.loadsLanded)"),
                 (

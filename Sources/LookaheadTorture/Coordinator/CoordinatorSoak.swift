@@ -22,6 +22,19 @@ public struct CoordinatorSoakReport: Sendable, Encodable, Equatable {
     public var blankCellsWithoutRequest = 0
     /// The first few of them, with their frame.
     public var firstBlankCells: [String] = []
+    /// Frame-checks of a visible cell blank though its item's value is in
+    /// the cache (landed, its completion not yet run on the main actor).
+    public var blankCellFramesWithData = 0
+    /// The most consecutive frames one visible cell stayed blank with its
+    /// value in the cache.
+    public var longestBlankWithData = 0
+    /// Frame-checks of a visible cell still blank more than one frame after
+    /// the frame its value landed in (``blankFramesAfterLanding`` or more in
+    /// a row). A violation.
+    public var blankCellsAfterLanding = 0
+    /// The frame a value lands in and the next may show its cell blank: its
+    /// completion hops to the main actor, which runs it before the frame after.
+    public static let blankFramesAfterLanding = 2
     /// Frames whose coordinator tables held more than ``tableLimit`` entries
     /// per entry of the screen and the window. A violation.
     public var framesOverLimit = 0
@@ -40,8 +53,9 @@ public struct CoordinatorSoakReport: Sendable, Encodable, Equatable {
     public var residentMiBAtEnd: Double?
     public var seconds = 0.0
 
-    /// Blank cells without a request, and frames over the table limit.
-    public var violations: Int { blankCellsWithoutRequest + framesOverLimit }
+    /// Blank cells without a request or long after their value landed, and
+    /// frames over the table limit.
+    public var violations: Int { blankCellsWithoutRequest + blankCellsAfterLanding + framesOverLimit }
 }
 
 /// Runs the coordinator soak; see ``CoordinatorSoakReport``.
@@ -73,6 +87,8 @@ public enum CoordinatorSoak {
         source.coordinator = coordinator
         view.layoutIfNeeded()
 
+        /// Per visible cell blank with its value cached, for how many frames.
+        var blankWithData: [ItemPath: Int] = [:]
         var y = 100_000.0
         var velocity = 0.0
         var framesLeft = 0
@@ -132,6 +148,16 @@ public enum CoordinatorSoak {
                     report.firstBlankCells.append("item \(path.item), frame \(frame)")
                 }
             }
+            // How long a landed value takes to reach its cell.
+            var stillBlank: [ItemPath: Int] = [:]
+            for path in source.blankCellsWithData(in: view) {
+                let frames = (blankWithData[path] ?? 0) + 1
+                stillBlank[path] = frames
+                report.blankCellFramesWithData += 1
+                report.longestBlankWithData = max(report.longestBlankWithData, frames)
+                if frames > CoordinatorSoakReport.blankFramesAfterLanding { report.blankCellsAfterLanding += 1 }
+            }
+            blankWithData = stillBlank
             // What the coordinator keeps: bounded by the screen and the window.
             let entries = coordinator.tableEntryCount
             let reach = view.indexPathsForVisibleItems.count + coordinator.planner.prefetched.count
