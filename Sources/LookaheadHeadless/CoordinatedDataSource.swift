@@ -61,6 +61,11 @@ package final class CoordinatedDataSource<Value: Sendable>: CollectionViewDataSo
 
     /// The visible cells that are blank and have no display request waiting
     /// to fill them: each one a cell the user would see blank until reused.
+    /// The visible cells that are blank.
+    package func blankCells(in view: CollectionView) -> [ItemPath] {
+        view.indexPathsForVisibleItems.filter { (view.cellForItem(at: $0) as? ContentCell<Value>)?.value == nil }
+    }
+
     /// The visible cells that are blank though their item's value is in the
     /// fetcher's cache: a landed load not delivered to its cell yet.
     package func blankCellsWithData(in view: CollectionView) -> [ItemPath] {

@@ -45,6 +45,13 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(help: "Frames per second.")
     var frameRate: Double = 60
 
+    @Flag(
+        help: """
+            Instead of every strategy: adaptive against UIKit's prefetching under each plausible window \
+            (6/10 rows, one and two screens, one item), per scenario.
+            """)
+    var uikitBracket = false
+
     @Flag(help: "Replay in real time against the feed server (defaults: --scenario feed, --duration 20).")
     var real = false
 
@@ -136,6 +143,10 @@ struct SimulateCommand: AsyncParsableCommand {
             try await runReal()
             return
         }
+        if uikitBracket {
+            try runUIKitBracket()
+            return
+        }
         let suite = SimulationSuite(
             seed: seed, scenarios: try makeValidatedScenarios(),
             strategies: strategies.isEmpty ? SimulationStrategy.allCases : strategies)
@@ -155,6 +166,33 @@ struct SimulateCommand: AsyncParsableCommand {
         }
         try output.writeChart(of: report)
         try output.writeHTMLReport(of: report) { timelines }
+    }
+
+    /// `--uikit-bracket`: `adaptive` against `system` under every window UIKit might have.
+    func runUIKitBracket() throws {
+        let brackets = try makeValidatedScenarios().compactMap { scenario in
+            StandardStreams.writeError("uikit bracket: \(scenario.name)\n")
+            return UIKitBracket(scenario: scenario)
+        }
+        if output.json {
+            try output.writeJSON(brackets)
+            return
+        }
+        let windows = UIKitWindow.allCases
+        var lines = [
+            "seed \(seed): blank cell-frames; UIKit's window bracketed (system under each), against adaptive",
+            (["scenario"] + windows.map(\.rawValue) + ["adaptive", "bound", "UIKit / adaptive"])
+                .joined(separator: " | "),
+        ]
+        for bracket in brackets {
+            let advantage = bracket.advantage
+            lines.append(
+                ([bracket.scenario] + bracket.rows.map { "\($0.blankCellFrames)" } + [
+                    "\(bracket.adaptiveBlankCellFrames)", "\(bracket.lowerBound)",
+                    String(format: "%.2f–%.2f×", advantage.lowerBound, advantage.upperBound),
+                ]).joined(separator: " | "))
+        }
+        StandardStreams.write(lines.joined(separator: "\n") + "\n")
     }
 
     /// `--real`: each scenario × strategy replayed in real time, then the same

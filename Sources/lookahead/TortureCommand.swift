@@ -6,6 +6,9 @@ struct TortureCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "torture",
         abstract: "Torture the fetcher and the disk cache with seeded random operations; report violations.",
-        subcommands: [TortureFetcherCommand.self, TortureDiskCommand.self, TortureCoordinatorCommand.self]
+        subcommands: [
+            TortureFetcherCommand.self, TortureDiskCommand.self, TortureCoordinatorCommand.self,
+            TortureBoundCommand.self,
+        ]
     )
 }

@@ -52,7 +52,7 @@ struct TortureCoordinatorCommand: AsyncParsableCommand {
                 ("frames", "\(report.frames)"),
                 ("violations", "\(report.violations)"),
                 ("  blank cells without a request", "\(report.blankCellsWithoutRequest)"),
-                ("  blank cells a frame after their value landed", "\(report.blankCellsAfterLanding)"),
+                ("  cells left blank once every load landed", "\(report.cellsLeftBlank)"),
                 ("  frames over the table limit", "\(report.framesOverLimit)"),
                 ("peak table entries", "\(report.peakTableEntries) (screen + window \(report.peakScreenAndWindow))"),
                 ("peak entries per screen + window entry", String(format: "%.2f", report.peakRatio)),

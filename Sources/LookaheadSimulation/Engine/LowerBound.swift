@@ -72,7 +72,11 @@ import Lookahead
 /// it does not fail (ready no earlier than `latency(1) + bytes ÷ bandwidth`;
 /// attempt 0 started no later and holds its slot until the hedge's data is
 /// in, so the two hold slot-time of at least `2 · (latency(1) + bytes ÷
-/// bandwidth)`). For the other items, premise 1 becomes: with `S` the latencies of the
+/// bandwidth)`). The hedged option is offered whenever it is earlier *or*
+/// cheaper: a hedge whose latency is shorter than attempt 0's holds slots
+/// for less time even when it lands no frame sooner (offering it only where
+/// it landed earlier let the oracle go under the bound on a skimming trace,
+/// `LowerBoundRegressionTests`). For the other items, premise 1 becomes: with `S` the latencies of the
 /// failed attempts before the first good one `a`, and `M` the largest of
 /// them, the data is ready no earlier than `min(S − M + latency(a), S +
 /// latency(a + 1)) + bytes ÷ bandwidth` (the one hedge either overlaps a
@@ -83,7 +87,12 @@ import Lookahead
 /// a winning hedge the good attempt runs to its end; a winning hedge starts
 /// no earlier than the good attempt, which holds its slot until the hedge's
 /// data is in, so the two hold slots for at least the hedge's latency and
-/// transfer each). Each attempt still holds a slot (hedges count against
+/// transfer each) — or, when the good attempt `a` is itself the hedge of
+/// the failed attempt `a − 1` and lands before that one fails, `S −
+/// latency(a − 1) + 2 · (latency(a) + bytes ÷ bandwidth)`: the failed
+/// attempt is cut short when the hedge's data is in, having held its slot at
+/// least as long as the hedge (the bound fuzzer found plans under the bound
+/// that counted it whole). Each attempt still holds a slot (hedges count against
 /// the concurrency limit) and still sends its bytes over the link only once
 /// its latency has passed, so premises 2 and 3 hold as stated. `adaptive`
 /// hedges (a visible cell's load past the observed p90), so the simulator's
@@ -226,6 +235,14 @@ struct LowerBoundProblem {
                     longestFailed = max(longestFailed, network.latency(forItem: item, attempt: failed))
                 }
                 firstByte = (chain - longestFailed + latency) / .seconds(1)
+                if attempt > 0 {
+                    // The good attempt may be the hedge of the failed one before it,
+                    // which it cuts short by landing first: that one holds its slot
+                    // only until the hedge's data is in, at least as long as the hedge.
+                    let overlapped = network.latency(forItem: item, attempt: attempt - 1)
+                    let cutShort = (chain - overlapped + latency * 2) / .seconds(1) + transfer
+                    slotLatency = min(slotLatency, cutShort)
+                }
                 if !network.fails(item: item, attempt: attempt + 1) {
                     let racing = network.latency(forItem: item, attempt: attempt + 1)
                     firstByte = min(firstByte, (chain + racing) / .seconds(1))
@@ -247,9 +264,17 @@ struct LowerBoundProblem {
                 id: item, frames: frames, firstFeasible: firstFeasible(firstByte: firstByte), linkTime: transfer,
                 slotTime: (slotLatency + transfer) / slots, hold: holdLatency + transfer)
             if let hedgedFirstByte {
-                let earlier = firstFeasible(firstByte: hedgedFirstByte)
-                if earlier < model.firstFeasible {
-                    model.hedged = (earlier, 2 * (hedgedFirstByte + transfer) / slots, hedgedFirstByte + transfer)
+                // Kept unless attempt 0 alone is as early and as cheap: a hedge
+                // whose latency is shorter holds slots for less time even when it
+                // lands no earlier a frame.
+                let hedged = (
+                    firstFeasible: firstFeasible(firstByte: hedgedFirstByte),
+                    slotTime: 2 * (hedgedFirstByte + transfer) / slots, hold: hedgedFirstByte + transfer
+                )
+                if hedged.firstFeasible < model.firstFeasible || hedged.slotTime < model.slotTime
+                    || hedged.hold < model.hold
+                {
+                    model.hedged = hedged
                 }
             }
             latencyBound += min(model.firstFeasible, model.hedged?.firstFeasible ?? .max)

@@ -58,6 +58,14 @@ public struct Simulator: Sendable {
         runRecorded(adaptive: settings).result
     }
 
+    /// Runs `system` with another of the windows UIKit's prefetching might
+    /// have (``UIKitWindow``); `.rows` is `system` itself.
+    public func run(system window: UIKitWindow) -> StrategyResult {
+        var run = SimulationRun(scenario: scenario, strategy: .system)
+        run.driver.usePolicy(window.policy)
+        return Self.drive(&run).result
+    }
+
     /// ``run(adaptive:)``, also keeping when each item's data landed.
     func runRecorded(adaptive settings: AdaptiveSettings) -> (result: StrategyResult, readyTimes: [Int: Duration]) {
         var scenario = scenario

@@ -136,6 +136,15 @@ package struct StrategyDriver<Loader: StrategyLoader> {
     /// Drives `adaptive` with `settings` instead of the shipped ones: the
     /// policy, how the loads are hedged, whether the planner is told where
     /// motions land, whether prefetches are dated.
+    /// Replaces the strategy's window with `policy` (a list or a grid's; a
+    /// feed of carousels keeps its own), as its coordinator would plan it.
+    package mutating func usePolicy(_ policy: PrefetchPolicy) {
+        guard visibility.feed == nil else { return }
+        var core = PrefetchCoordinatorCore(policy: policy)
+        core.datesPrefetches = datesPrefetches
+        coordinator = core
+    }
+
     package mutating func useAdaptiveSettings(_ settings: AdaptiveSettings) {
         useAdaptivePolicy(settings.makeAdaptivePolicy())
         hedge(like: settings)
