@@ -151,6 +151,17 @@ for example in Examples/*/; do
     echo "check-apple: Examples/$name type-checks (${#files[@]} files)"
 done
 
+# An example's UI tests, against the XCTest declarations they use (the SDK has no XCTest).
+swiftc_checked "XCTest (declarations)" -emit-module -parse-as-library "${ios_flags[@]}" -swift-version 6 \
+    -module-name XCTest -emit-module-path "$modules/XCTest.swiftmodule" "$here/apple-check/XCTestUI.swift"
+for tests in Examples/*/UITests/; do
+    [ -d "$tests" ] || continue
+    mapfile -t files < <(sources_of "$tests")
+    swiftc_checked "$tests" -typecheck -parse-as-library "${ios_flags[@]}" -swift-version 6 \
+        -module-name UITests "${files[@]}"
+    echo "check-apple: ${tests%/} type-checks (${#files[@]} files)"
+done
+
 # Names: every public type, unqualified, beside Apple's modules.
 python3 "$here/apple-check/generate.py" names "$graphs" "$work/Names.swift" "${app_modules[@]}"
 swiftc_checked "the names check" -typecheck -parse-as-library "${ios_flags[@]}" -swift-version 6 \

@@ -20,8 +20,13 @@ final class SharedLink: Sendable {
         self.elapsed = elapsed
     }
 
-    /// The chunk size that keeps each reservation near 50 ms.
-    var chunkSize: Int { max(1, min(64 * 1_024, bytesPerSecond / 20)) }
+    /// The chunk size that keeps each reservation near 2 ms (at least 1 KB):
+    /// small beside a payload, so responses in flight interleave and share
+    /// the link as flows share a bottleneck (the simulator's processor
+    /// sharing). Reservations of 50 ms sent a 60 KB image at 20 Mbit/s whole,
+    /// first come first served, which finishes transfers sooner on average
+    /// than sharing does: real photo grids came out 4–11% better than simulated.
+    var chunkSize: Int { max(min(1_024, bytesPerSecond), min(64 * 1_024, bytesPerSecond / 500)) }
 
     /// Reserves the link for `bytes` and returns how long to wait until the
     /// reservation ends.

@@ -127,10 +127,16 @@ public struct RealReplay: Sendable {
         _ strategy: SimulationStrategy, http: HTTPLoader, clock: C, logger: Logger,
         progress: (RealReplayProgress) -> Void
     ) async throws -> RealReplayResult {
+        // Before the run's origin: the first frame is not held up by it.
+        let calibrationStart = clock.now
+        let rigOverhead = await ReplayLoader.calibrate(http: http) { calibrationStart.duration(to: clock.now) }
+        logger.info("calibrated", metadata: ["rig overhead per request": "\(rigOverhead)"])
         let origin = clock.now
         let elapsed: @Sendable () -> Duration = { origin.duration(to: clock.now) }
         let keys = LoadKeys(strategy: strategy, scenario: scenario)
-        let loader = ReplayLoader(http: http, network: scenario.network, keys: keys, elapsed: elapsed, logger: logger)
+        let loader = ReplayLoader(
+            http: http, network: scenario.network, keys: keys, elapsed: elapsed, rigOverhead: rigOverhead,
+            logger: logger)
         // `adaptive` hedges as the simulator's does: the shipped settings, and
         // nothing at once on a link of limited bandwidth.
         let shipped = AdaptiveSettings.shipped(maxConcurrentLoads: scenario.maxConcurrentLoads)
