@@ -192,6 +192,17 @@ struct SimulateCommand: AsyncParsableCommand {
                     String(format: "%.2f–%.2f×", advantage.lowerBound, advantage.upperBound),
                 ]).joined(separator: " | "))
         }
+        lines.append("")
+        lines.append("swiftui, its rows appearing ahead of visibility (screens):")
+        lines.append(
+            (["scenario"] + UIKitBracket.swiftUIAppearingScreens.map { String(format: "%.1f", $0) } + ["adaptive"])
+                .joined(separator: " | "))
+        for bracket in brackets {
+            lines.append(
+                ([bracket.scenario] + bracket.swiftUI.map { "\($0.blankCellFrames)" } + [
+                    "\(bracket.adaptiveBlankCellFrames)"
+                ]).joined(separator: " | "))
+        }
         StandardStreams.write(lines.joined(separator: "\n") + "\n")
     }
 

@@ -48,10 +48,16 @@ final class PrefetchLogUITests: XCTestCase {
                 for _ in 0..<3 { view.swipeUp(velocity: velocity) }
                 view.swipeDown(velocity: velocity)
             }
-            // The last swipe's deceleration ends, and the log is written, before the app goes.
-            XCTAssertTrue(
-                view.waitForExistence(timeout: 5) && FileManager.default.fileExists(atPath: path),
-                "\(run.name): no log at \(path)")
+            // The last swipe's deceleration ends and the app writes its log half a
+            // second later: wait for a write after the swipes.
+            let swipesEnded = Date()
+            func writtenSince() -> Bool {
+                let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+                return (attributes?[.modificationDate] as? Date).map { $0 > swipesEnded } ?? false
+            }
+            let deadline = swipesEnded.addingTimeInterval(15)
+            while !writtenSince(), Date() < deadline { RunLoop.current.run(until: Date().addingTimeInterval(0.25)) }
+            XCTAssertTrue(writtenSince(), "\(run.name): no log written at \(path) after the swipes")
             app.terminate()
         }
     }

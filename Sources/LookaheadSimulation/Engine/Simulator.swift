@@ -66,6 +66,15 @@ public struct Simulator: Sendable {
         return Self.drive(&run).result
     }
 
+    /// Runs `swiftui` with its rows appearing `screens` beyond the viewport
+    /// (a lazy stack makes rows ahead of showing them; 0 is `swiftui` itself).
+    public func run(swiftUIAppearingScreens screens: Double) -> StrategyResult {
+        precondition(screens >= 0 && screens.isFinite, "Simulator: screens must be 0 or more, got \(screens)")
+        var run = SimulationRun(scenario: scenario, strategy: .swiftui)
+        run.driver.swiftUIAppearScreens = screens
+        return Self.drive(&run).result
+    }
+
     /// ``run(adaptive:)``, also keeping when each item's data landed.
     func runRecorded(adaptive settings: AdaptiveSettings) -> (result: StrategyResult, readyTimes: [Int: Duration]) {
         var scenario = scenario

@@ -61,6 +61,12 @@ package struct StrategyDriver<Loader: StrategyLoader> {
     var nestedRequests = CoordinatorCore<NestedItemPath>(datesPrefetches: false)
     /// `swiftui`: the ``ScrollViewPrefetcher``'s machine.
     var window: ScrollViewPrefetcherStateMachine?
+    /// For `swiftui`: how far beyond the viewport, in screens, a lazy stack
+    /// makes a row and so calls its `onAppear` (0: when it becomes visible).
+    /// SwiftUI does not document it; the simulator brackets it.
+    package var swiftUIAppearScreens = 0.0
+    /// For `swiftui`: the rows appeared (made) as of the last frame.
+    var appearedRows: Set<Int> = []
     var pager: PagingStateMachine<ListItem>?
     /// The pager's requests in flight or backing off, by offset (their load key).
     var pageRequests: [Int: PageRequest] = [:]
@@ -343,11 +349,16 @@ package struct StrategyDriver<Loader: StrategyLoader> {
             // decides when to settle, as `ScrollViewPrefetcher` does.
             guard var window else { return }
             var changed = false
-            let isVisible = Set(visible)
-            for item in previousVisible where !isVisible.contains(item) {
+            let margin = rect.height * swiftUIAppearScreens
+            let band = Rect(x: rect.minX, y: rect.minY - margin, width: rect.width, height: rect.height + 2 * margin)
+            let appeared =
+                margin > 0 ? layout.itemPaths(in: band).map { layout.flatIndex(of: $0) } : visible
+            let isAppeared = Set(appeared)
+            for item in appearedRows.sorted() where !isAppeared.contains(item) {
                 changed = window.disappeared(item) || changed
             }
-            for item in visible where !wasVisible.contains(item) { changed = window.appeared(item) || changed }
+            for item in appeared where !appearedRows.contains(item) { changed = window.appeared(item) || changed }
+            appearedRows = isAppeared
             self.window = window
             if changed, case .now = self.window!.timingAfterChange(at: time) { settleWindow(at: time, arranged: false) }
         case .system, .texture, .nuke, .adaptive:

@@ -25,7 +25,9 @@ public enum UIKitWindow: String, CaseIterable, Sendable, Codable {
 }
 
 /// `adaptive` against every ``UIKitWindow`` on one scenario: how many times
-/// fewer blank cell-frames it leaves than UIKit would, as a range.
+/// fewer blank cell-frames it leaves than UIKit would, as a range. And the
+/// `swiftui` strategy with its rows appearing at several distances ahead of
+/// visibility, the like assumption of the SwiftUI path.
 public struct UIKitBracket: Sendable, Codable, Equatable {
     public struct Row: Sendable, Codable, Equatable {
         public var window: UIKitWindow
@@ -33,8 +35,19 @@ public struct UIKitBracket: Sendable, Codable, Equatable {
         public var wastedLoads: Int
     }
 
+    /// `swiftui` with rows appearing `screens` beyond the viewport.
+    public struct SwiftUIRow: Sendable, Codable, Equatable {
+        public var screens: Double
+        public var blankCellFrames: Int
+        public var wastedLoads: Int
+    }
+
+    /// How far ahead of visibility a lazy stack's rows may appear, in screens.
+    public static let swiftUIAppearingScreens = [0, 0.5, 1]
+
     public var scenario: String
     public var rows: [Row]
+    public var swiftUI: [SwiftUIRow]
     public var adaptiveBlankCellFrames: Int
     public var lowerBound: Int
 
@@ -47,6 +60,11 @@ public struct UIKitBracket: Sendable, Codable, Equatable {
         rows = UIKitWindow.allCases.map { window in
             let result = simulator.run(system: window)
             return Row(window: window, blankCellFrames: result.blankCellFrames, wastedLoads: result.wastedLoads)
+        }
+        swiftUI = Self.swiftUIAppearingScreens.map { screens in
+            let result = simulator.run(swiftUIAppearingScreens: screens)
+            return SwiftUIRow(
+                screens: screens, blankCellFrames: result.blankCellFrames, wastedLoads: result.wastedLoads)
         }
         adaptiveBlankCellFrames = simulator.run(.adaptive).blankCellFrames
         lowerBound = LowerBound(scenario: scenario, allowsHedging: true).blankCellFrames

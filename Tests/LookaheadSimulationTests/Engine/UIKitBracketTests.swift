@@ -40,6 +40,9 @@ struct UIKitBracketTests {
             let ratios = bracket.rows.map { Double($0.blankCellFrames) / Double(bracket.adaptiveBlankCellFrames) }
             #expect(bracket.advantage == ratios.min()!...ratios.max()!)
             #expect(Set(bracket.rows.map(\.blankCellFrames)).count > 1, "the windows differ")
+            // and rows appearing at visibility are `swiftui` itself
+            #expect(bracket.swiftUI.map(\.screens) == UIKitBracket.swiftUIAppearingScreens)
+            #expect(bracket.swiftUI[0].blankCellFrames == Simulator(scenario: scenario).run(.swiftui).blankCellFrames)
         }
     }
 

@@ -76,13 +76,5 @@
         override func scrollViewDidScroll(_ scrollView: UIScrollView) {
             log.recordOffset(of: scrollView)
         }
-
-        override func scrollViewDidEndDecelerating(_ scrollView: UIScrollView) {
-            log.write(viewport: scrollView.bounds.size)
-        }
-
-        override func scrollViewDidEndDragging(_ scrollView: UIScrollView, willDecelerate decelerate: Bool) {
-            if !decelerate { log.write(viewport: scrollView.bounds.size) }
-        }
     }
 #endif

@@ -18,13 +18,23 @@
             self.configuration = configuration
         }
 
-        /// Records `event` for each of `items` at the view's offset now.
+        /// The write waiting for the view to come to rest.
+        private var pendingWrite: DispatchWorkItem?
+
+        /// Records `event` for each of `items` at the view's offset now; the
+        /// log is written once nothing has happened for half a second (the
+        /// view at rest), so a test that ends the app loses nothing.
         func record(_ event: String, items: [Int], in scrollView: UIScrollView) {
             let time = (CACurrentMediaTime() - start) * 1_000
             let offset = scrollView.contentOffset.y + scrollView.adjustedContentInset.top
             for item in items {
                 lines.append(String(format: "%.3f,%.2f,%@,%d", time, offset, event, item))
             }
+            pendingWrite?.cancel()
+            let viewport = scrollView.bounds.size
+            let write = DispatchWorkItem { [weak self] in MainActor.assumeIsolated { self?.write(viewport: viewport) } }
+            pendingWrite = write
+            DispatchQueue.main.asyncAfter(deadline: .now() + 0.5, execute: write)
         }
 
         /// Records the offset alone (a frame of scrolling).
@@ -32,8 +42,7 @@
             record("offset", items: [-1], in: scrollView)
         }
 
-        /// Writes the whole log so far, replacing the file: called whenever
-        /// the view comes to rest, so a test that ends the app loses nothing.
+        /// Writes the whole log so far, replacing the file.
         func write(viewport: CGSize) {
             let text = (configuration.header(viewport: viewport) + lines).joined(separator: "\n") + "\n"
             do {
