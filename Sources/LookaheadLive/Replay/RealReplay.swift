@@ -108,8 +108,18 @@ public struct RealReplay: Sendable {
             configuration: HTTPLoaderConfiguration(
                 timeout: requestTimeout, maximumConnections: scenario.maxConcurrentLoads),
             clock: clock, logger: logger)
+        // The rig's own time per request, measured before the run; the embedded
+        // server then forgets those requests, so its counters are the run's.
+        let calibrationStart = clock.now
+        let rigOverhead = await ReplayLoader.calibrate(http: http) { calibrationStart.duration(to: clock.now) }
+        logger.info("calibrated", metadata: ["rig overhead per request": "\(rigOverhead)"])
+        if let embedded {
+            _ = await Self.settledStatistics(of: embedded, clock: clock)
+            embedded.resetStatistics()
+        }
         do {
-            var outcome = try await play(strategy, http: http, clock: clock, logger: logger, progress: progress)
+            var outcome = try await play(
+                strategy, http: http, rigOverhead: rigOverhead, clock: clock, logger: logger, progress: progress)
             try? await http.shutdown()
             if let embedded {
                 outcome.serverStatistics = await Self.settledStatistics(of: embedded, clock: clock)
@@ -124,13 +134,9 @@ public struct RealReplay: Sendable {
     }
 
     private func play<C: Clock<Duration>>(
-        _ strategy: SimulationStrategy, http: HTTPLoader, clock: C, logger: Logger,
+        _ strategy: SimulationStrategy, http: HTTPLoader, rigOverhead: Duration, clock: C, logger: Logger,
         progress: (RealReplayProgress) -> Void
     ) async throws -> RealReplayResult {
-        // Before the run's origin: the first frame is not held up by it.
-        let calibrationStart = clock.now
-        let rigOverhead = await ReplayLoader.calibrate(http: http) { calibrationStart.duration(to: clock.now) }
-        logger.info("calibrated", metadata: ["rig overhead per request": "\(rigOverhead)"])
         let origin = clock.now
         let elapsed: @Sendable () -> Duration = { origin.duration(to: clock.now) }
         let keys = LoadKeys(strategy: strategy, scenario: scenario)
