@@ -111,7 +111,9 @@ public struct RealReplay: Sendable {
         // The rig's own time per request, measured before the run; the embedded
         // server then forgets those requests, so its counters are the run's.
         let calibrationStart = clock.now
-        let rigOverhead = await ReplayLoader.calibrate(http: http) { calibrationStart.duration(to: clock.now) }
+        let rigOverhead = await ReplayLoader.calibrate(http: http, connections: scenario.maxConcurrentLoads) {
+            calibrationStart.duration(to: clock.now)
+        }
         logger.info("calibrated", metadata: ["rig overhead per request": "\(rigOverhead)"])
         if let embedded {
             _ = await Self.settledStatistics(of: embedded, clock: clock)

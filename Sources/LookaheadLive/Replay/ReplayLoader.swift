@@ -15,9 +15,10 @@ import LookaheadSimulation
 /// workers, the HTTP client, the server, the loopback and the scheduler of
 /// the machine. One thing cannot be matched: the server takes whole
 /// milliseconds (each latency is rounded to the nearest one). What the rig
-/// itself adds to every request — the loopback HTTP round trip, about 2 ms
-/// here, which the simulated network's latency already stands for — is
-/// measured before the run (``calibrate(http:elapsed:)``) and taken off each
+/// itself adds to every request — the loopback HTTP round trip and the
+/// server's timer, about 2 ms here, which the simulated network's latency
+/// already stands for — is
+/// measured before the run (``calibrate(http:connections:elapsed:)``) and taken off each
 /// latency asked for. A page
 /// (`batch`, `paged`) is the server's page of ids padded to its items'
 /// payload sizes (`bytes=`), as heavy as the simulator's.
@@ -98,19 +99,29 @@ final class ReplayLoader: Sendable {
         self.logger = logger
     }
 
-    /// The rig's own time per request: the median of a few requests for a
-    /// tiny item with no latency, after a few that open the connections.
-    /// `.zero` if they fail.
-    static func calibrate(http: HTTPLoader, elapsed: @Sendable () -> Duration) async -> Duration {
-        var durations: [Duration] = []
+    /// The rig's own time per request: the median, over a few requests for
+    /// a tiny item with a 10 ms latency (after a few that open the
+    /// connections), of how much longer than 10 ms each took — the HTTP round
+    /// trip and the server's timer together. `.zero` if they fail.
+    static func calibrate(
+        http: HTTPLoader, connections: Int, elapsed: @Sendable () -> Duration
+    ) async -> Duration {
+        let latency = Duration.milliseconds(10)
+        // Every connection the run will use opened first, as a warm app's are.
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<connections {
+                group.addTask { _ = try? await http.data(path: "/v0/item/1.json", query: ["latency_ms": "10"]) }
+            }
+        }
+        var overheads: [Duration] = []
         for sample in 0..<24 {
             let start = elapsed()
-            guard (try? await http.data(path: "/v0/item/1.json", query: ["latency_ms": "0", "bytes": "64"])) != nil
-            else { return .zero }
-            if sample >= 4 { durations.append(elapsed() - start) }
+            let query = ["latency_ms": "\(Int64(latency / .milliseconds(1)))", "bytes": "64"]
+            guard (try? await http.data(path: "/v0/item/1.json", query: query)) != nil else { return .zero }
+            if sample >= 4 { overheads.append(max(.zero, elapsed() - start - latency)) }
         }
-        durations.sort()
-        return durations[durations.count / 2]
+        overheads.sort()
+        return overheads[overheads.count / 2]
     }
 
     /// Loads `key`: an item, or a page of ids.
