@@ -48,6 +48,11 @@
 ///   sized from the reader's pace"). Set `restingFloorScreens` to `nil` for
 ///   the fixed window; `lookahead tune` tells which pays on an app's own
 ///   traces.
+/// - While the list rests, what lies ahead in the last direction of travel
+///   loads first: an item behind is ordered as if `restingTrailingWeight`
+///   (3) times farther than it is. The window behind insures against a
+///   reversal; on a link the loads share, interleaving it nearest first
+///   with what is ahead leaves the next gesture's path unloaded.
 ///
 /// - Complexity: O(log n + window) per frame: it looks only at the items
 ///   between the viewport and the farthest point it can reach in time.
@@ -75,6 +80,10 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
     public var restingLeadingScreens: Double
     /// At most this many screens held behind while resting.
     public var restingTrailingScreens: Double
+    /// While resting, an item behind is ordered as if this many times
+    /// farther than it is (3 by default), so that what lies ahead in the last
+    /// direction of travel loads first; 1 orders both sides nearest first.
+    public var restingTrailingWeight: Double
     /// At least this many screens held ahead, however slow the reader (1 by
     /// default: the next screen). `nil`, or a floor at or above the cap
     /// ``restingLeadingScreens``: a fixed window, not sized from the reader's
@@ -147,6 +156,8 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
     ///   - paceSafetyFactor: how many times the paced distance is held.
     ///   - flingMemory: how long after a fling, and after the list opens, the
     ///     window ahead stays at the cap.
+    ///   - restingTrailingWeight: how many times its distance an item behind
+    ///     a resting list counts for, when ordering the window.
     public init(
         loadTimeQuantile: Double = 0.99,
         initialLoadDuration: Duration = .milliseconds(300),
@@ -160,7 +171,8 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
         maxReachScreens: Double = 6,
         restingFloorScreens: Double? = 1,
         paceSafetyFactor: Double = 3,
-        flingMemory: Duration = .seconds(30)
+        flingMemory: Duration = .seconds(30),
+        restingTrailingWeight: Double = 3
     ) {
         self.init(
             predictor: ArrivalPredictor(
@@ -170,15 +182,19 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
             restingTrailingScreens: restingTrailingScreens, flyByTime: flyByTime,
             yieldsToLandingZone: yieldsToLandingZone, maxReachScreens: maxReachScreens,
             restingFloorScreens: restingFloorScreens, readingPace: ReadingPace(), paceSafetyFactor: paceSafetyFactor,
-            flingMemory: flingMemory)
+            flingMemory: flingMemory, restingTrailingWeight: restingTrailingWeight)
     }
 
     init(
         predictor: ArrivalPredictor, restingSpeed: Double, restingLeadingScreens: Double,
         restingTrailingScreens: Double, flyByTime: Duration, yieldsToLandingZone: Bool, maxReachScreens: Double,
-        restingFloorScreens: Double?, readingPace: ReadingPace, paceSafetyFactor: Double, flingMemory: Duration
+        restingFloorScreens: Double?, readingPace: ReadingPace, paceSafetyFactor: Double, flingMemory: Duration,
+        restingTrailingWeight: Double
     ) {
         precondition(flingMemory >= .zero, "AdaptivePrefetchPolicy: flingMemory must not be negative")
+        precondition(
+            restingTrailingWeight.isFinite && restingTrailingWeight >= 1,
+            "AdaptivePrefetchPolicy: restingTrailingWeight must be at least 1")
         self.predictor = predictor
         self.restingSpeed = restingSpeed
         self.restingLeadingScreens = restingLeadingScreens
@@ -190,6 +206,7 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
         self.readingPace = readingPace
         self.paceSafetyFactor = paceSafetyFactor
         self.flingMemory = flingMemory
+        self.restingTrailingWeight = restingTrailingWeight
     }
 
     /// The distance always held ahead, in points: what the reader's pace
@@ -368,8 +385,10 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
             let isAhead = forward ? frame.minY >= visible.maxY : frame.maxY <= visible.minY
             let distance = frame.verticalDistance(to: visible)
             if isResting || !isAhead {
-                // Resting, or just behind: nearest first, after what is ahead.
-                wanted.append((horizon + distance / screen, distance, path))
+                // Resting, or just behind: nearest first, what is behind as if
+                // farther (the next gesture most likely goes on the same way).
+                let weighted = isAhead ? distance : distance * restingTrailingWeight
+                wanted.append((horizon + weighted / screen, distance, path))
                 continue
             }
             guard let appears = predictor.appearance(inDistance: distance, speed: speed) else { continue }

@@ -45,6 +45,11 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
     /// `PrefetchCoordinator` re-dates it (none on a link of limited
     /// bandwidth: ``hedgesDueSoonAtOnce(over:)``).
     public var hedgesDuePrefetches: Bool
+    /// While resting, how many times its distance an item behind counts for
+    /// when the window is ordered (``AdaptivePrefetchPolicy/restingTrailingWeight``,
+    /// 3 by default, as the policy's): above 1, what lies ahead in the last
+    /// direction of travel loads first. `lookahead tune` does not search it.
+    public var restingTrailingWeight: Double
 
     /// Whether the shipped `adaptive` strategy hedges: what `lookahead
     /// simulate` runs (see ``shipped(maxConcurrentLoads:)``). It pays
@@ -87,7 +92,8 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
         marginMilliseconds: Int, restingLeadingScreens: Double, restingTrailingScreens: Double,
         restingFloorScreens: Double? = nil, maxReachScreens: Double, yieldsToLandingZone: Bool,
         maxConcurrentLoads: Int, hedgesSlowLoads: Bool = false, hedgePriorMilliseconds: Int? = nil,
-        announcesLandings: Bool = false, datesPrefetches: Bool = false, hedgesDuePrefetches: Bool = false
+        announcesLandings: Bool = false, datesPrefetches: Bool = false, hedgesDuePrefetches: Bool = false,
+        restingTrailingWeight: Double = 3
     ) {
         precondition(marginMilliseconds >= 0, "AdaptiveSettings: margin \(marginMilliseconds) ms")
         self.marginMilliseconds = marginMilliseconds
@@ -111,6 +117,8 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
         self.announcesLandings = announcesLandings
         self.datesPrefetches = datesPrefetches
         self.hedgesDuePrefetches = hedgesDuePrefetches
+        precondition(restingTrailingWeight >= 1, "AdaptiveSettings: trailing weight \(restingTrailingWeight)")
+        self.restingTrailingWeight = restingTrailingWeight
     }
 
     /// What `.adaptive` ships with, at a concurrency limit of `maxConcurrentLoads`.
@@ -124,7 +132,7 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
             yieldsToLandingZone: policy.yieldsToLandingZone, maxConcurrentLoads: maxConcurrentLoads,
             hedgesSlowLoads: hedgesSlowLoadsByDefault, hedgePriorMilliseconds: hedgePriorByDefault,
             announcesLandings: announcesLandingsByDefault, datesPrefetches: datesPrefetchesByDefault,
-            hedgesDuePrefetches: hedgesDuePrefetchesByDefault)
+            hedgesDuePrefetches: hedgesDuePrefetchesByDefault, restingTrailingWeight: policy.restingTrailingWeight)
     }
 
     /// The hedging threshold before ``FetchHedging/minimumSamples`` loads
@@ -144,7 +152,8 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
         AdaptivePrefetchPolicy(
             margin: .milliseconds(marginMilliseconds), restingLeadingScreens: restingLeadingScreens,
             restingTrailingScreens: restingTrailingScreens, yieldsToLandingZone: yieldsToLandingZone,
-            maxReachScreens: maxReachScreens, restingFloorScreens: restingFloorScreens)
+            maxReachScreens: maxReachScreens, restingFloorScreens: restingFloorScreens,
+            restingTrailingWeight: restingTrailingWeight)
     }
 
     /// Swift code that applies these settings in an app, to paste: the

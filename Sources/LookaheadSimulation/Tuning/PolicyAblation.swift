@@ -27,6 +27,7 @@ public struct PolicyAblation: Sendable {
         Mechanism(name: "no hedging") { $0.with { $0.hedgesSlowLoads = false } },
         Mechanism(name: "no first-screen prior") { $0.with { $0.hedgePriorMilliseconds = nil } },
         Mechanism(name: "no reader pace (a fixed window)") { $0.with { $0.restingFloorScreens = nil } },
+        Mechanism(name: "no ahead-first at rest") { $0.with { $0.restingTrailingWeight = 1 } },
     ]
 
     /// The scenarios run, in order.

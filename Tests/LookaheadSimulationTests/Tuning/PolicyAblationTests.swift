@@ -81,9 +81,19 @@ struct PolicyAblationTests {
     @Test func theReaderPaceRowSwitchesTheShippedFloorOffForTheFixedWindow() {
         let shipped = AdaptiveSettings.shipped(maxConcurrentLoads: 6)
         #expect(shipped.restingFloorScreens == 1)
-        let row = PolicyAblation.mechanisms.last
-        #expect(row?.name == "no reader pace (a fixed window)")
+        let row = PolicyAblation.mechanisms.first { $0.name == "no reader pace (a fixed window)" }
+        #expect(row != nil)
         #expect(row.map { $0.apply(shipped).restingFloorScreens == nil } == true)
         #expect(row?.apply(shipped).restingLeadingScreens == shipped.restingLeadingScreens)
+    }
+
+    @Test func theAheadFirstRowOrdersBothSidesNearestFirst() {
+        // The shipped settings order what is ahead first at rest; the row switches that alone
+        let shipped = AdaptiveSettings.shipped(maxConcurrentLoads: 6)
+        #expect(shipped.restingTrailingWeight == AdaptivePrefetchPolicy().restingTrailingWeight)
+        #expect(shipped.makeAdaptivePolicy().restingTrailingWeight == 3)
+        let row = PolicyAblation.mechanisms.first { $0.name == "no ahead-first at rest" }
+        #expect(row?.apply(shipped).restingTrailingWeight == 1)
+        #expect(row?.apply(shipped).with { $0.restingTrailingWeight = 3 } == shipped)
     }
 }

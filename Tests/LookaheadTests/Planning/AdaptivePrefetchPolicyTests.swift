@@ -192,4 +192,44 @@ struct AdaptivePrefetchPolicyTests {
         #expect(behind.allSatisfy { $0.verticalDistance(to: visible) <= trailing })
         #expect(behind.contains { $0.verticalDistance(to: visible) > trailing - 100 })
     }
+
+    @Test func restingLoadsWhatLiesAheadBeforeWhatIsBehind() {
+        // Given a reader who moved forward, now at rest
+        let layout = list()
+        func restingWindow(_ policy: inout AdaptivePrefetchPolicy) -> (window: [ItemPath], due: [Duration]) {
+            for frame in 0...60 {
+                var moving = context(layout, offset: 40_000 + Double(frame) * 10, velocity: 600)
+                moving.frame.time = .milliseconds(frame * 16)
+                _ = policy.window(for: moving, layout: layout)
+            }
+            var resting = context(layout, offset: 80_000, velocity: 0)
+            resting.frame.time = .milliseconds(1_000)
+            let window = policy.window(for: resting, layout: layout)
+            return (window, policy.deadlines.map(\.time))
+        }
+        func distance(_ path: ItemPath) -> Double {
+            layout.frame(at: path).verticalDistance(to: Rect(x: 0, y: 80_000, width: 390, height: 844))
+        }
+        func isAhead(_ path: ItemPath) -> Bool { layout.frame(at: path).minY >= 80_844 }
+
+        // Then, by default, the items a screen ahead come before the items half a screen behind
+        var policy = AdaptivePrefetchPolicy()
+        #expect(policy.restingTrailingWeight == 3)
+        let (window, due) = restingWindow(&policy)
+        let screenAhead = window.firstIndex { isAhead($0) && distance($0) >= 844 }
+        let halfBehind = window.firstIndex { !isAhead($0) && distance($0) >= 422 }
+        #expect(screenAhead != nil && halfBehind != nil)
+        #expect(screenAhead! < halfBehind!)
+        // and are due first
+        #expect(due[screenAhead!] < due[halfBehind!])
+        // (the window behind is still held)
+        #expect(window.contains { !isAhead($0) && distance($0) > 844 })
+
+        // And with a weight of 1, nearest first on both sides: half a screen behind comes first
+        var even = AdaptivePrefetchPolicy(restingTrailingWeight: 1)
+        let (evenWindow, _) = restingWindow(&even)
+        let evenAhead = evenWindow.firstIndex { isAhead($0) && distance($0) >= 844 }
+        let evenBehind = evenWindow.firstIndex { !isAhead($0) && distance($0) >= 422 }
+        #expect(evenBehind! < evenAhead!)
+    }
 }
