@@ -85,10 +85,10 @@ package struct NestedPrefetchPlanner: Sendable {
     /// - Parameters:
     ///   - layout: the feed.
     ///   - policy: the window of rows; ``defaultPolicy`` (adaptive, resting
-    ///     at 1 screen ahead and 0.5 behind) by default.
+    ///     at 1.5 screens ahead and 0.5 behind) by default.
     ///   - carouselPolicy: the window along a carousel being swiped;
-    ///     ``defaultCarouselPolicy`` (adaptive, resting at 1 carousel width
-    ///     ahead) by default.
+    ///     ``defaultCarouselPolicy`` (adaptive, resting at 1.5 carousel
+    ///     widths ahead) by default.
     ///   - initialPrefetchItemCount: items beyond a coming carousel's visible span (at least 0).
     public init(
         layout: CarouselFeedLayout, policy: PrefetchPolicy = defaultPolicy,
