@@ -63,7 +63,7 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
     ///   - fetcher: loads the items of both axes; its load durations teach the policies.
     ///   - layout: the feed: its rows, and each carousel's items.
     ///   - policy: the window of rows; ``PrefetchPolicy/adaptiveRows``
-    ///     (adaptive, resting at 1.5 screens ahead and 0.5 behind) by default.
+    ///     (adaptive, resting at 2 screens ahead and 0.5 behind) by default.
     ///   - carouselPolicy: the window along a carousel being swiped;
     ///     ``PrefetchPolicy/adaptiveCarousel`` by default.
     ///   - initialPrefetchItemCount: items beyond a coming carousel's visible span, from 0 to 1,000; 1 by default.

@@ -85,9 +85,9 @@ package struct NestedPrefetchPlanner: Sendable {
     /// - Parameters:
     ///   - layout: the feed.
     ///   - policy: the window of rows; ``defaultPolicy`` (adaptive, resting
-    ///     at 1.5 screens ahead and 0.5 behind) by default.
+    ///     at 2 screens ahead and 0.5 behind) by default.
     ///   - carouselPolicy: the window along a carousel being swiped;
-    ///     ``defaultCarouselPolicy`` (adaptive, resting at 1.5 carousel
+    ///     ``defaultCarouselPolicy`` (adaptive, resting at 2 carousel
     ///     widths ahead) by default.
     ///   - initialPrefetchItemCount: items beyond a coming carousel's visible span (at least 0).
     public init(

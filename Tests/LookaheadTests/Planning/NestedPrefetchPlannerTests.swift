@@ -45,22 +45,22 @@ struct NestedPrefetchPlannerTests {
         #expect(!update.prefetch.contains(NestedItemPath(row: 0, item: 0)), "visible items are the cells' own requests")
     }
 
-    @Test("by default a resting feed holds 1.5 screens of rows ahead, and a swiped carousel 1.5 widths")
-    func defaultWindowsRestOneAndAHalfAhead() {
+    @Test("by default a resting feed holds 2 screens of rows ahead, and a swiped carousel 2 widths")
+    func defaultWindowsRestTwoScreensAhead() {
         // Given the library's default windows, at rest at the top
         var planner = NestedPrefetchPlanner(layout: layout)
         let update = planner.update(frame(0, at: 0))
 
-        // Then rows up to 1.5 screens below the screen's bottom (844 + 1,266 pt) are asked for: row 10 starts at
-        // 2,000 pt, row 11 at 2,200
-        #expect(update.prefetch.contains(NestedItemPath(row: 9, item: 0)), "a plain cell 1.13 screens below")
-        #expect(update.prefetch.contains(NestedItemPath(row: 10, item: 0)), "a carousel 1.37 screens below")
-        #expect(!update.prefetch.contains(NestedItemPath(row: 11, item: 0)))
-        #expect(!update.prefetch.contains(NestedItemPath(row: 12, item: 0)))
+        // Then rows up to 2 screens below the screen's bottom (844 + 1,688 pt) are asked for: row 12 starts at
+        // 2,400 pt, row 13 at 2,600
+        #expect(update.prefetch.contains(NestedItemPath(row: 11, item: 0)), "a plain cell 1.6 screens below")
+        #expect(update.prefetch.contains(NestedItemPath(row: 12, item: 0)), "a carousel 1.84 screens below")
+        #expect(!update.prefetch.contains(NestedItemPath(row: 13, item: 0)))
+        #expect(!update.prefetch.contains(NestedItemPath(row: 14, item: 0)))
 
         // And the window along a carousel rests as far ahead, in its widths
         let carousel = NestedPrefetchPlanner.carouselWindow(for: AdaptivePrefetchPolicy())
-        #expect(carousel.restingLeadingScreens == 1.5)
+        #expect(carousel.restingLeadingScreens == 2)
         #expect(NestedPrefetchPlanner.rowWindow(for: AdaptivePrefetchPolicy()).restingTrailingScreens == 0.5)
     }
 
