@@ -84,6 +84,8 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
     /// farther than it is (3 by default), so that what lies ahead in the last
     /// direction of travel loads first; 1 orders both sides nearest first.
     public var restingTrailingWeight: Double
+    /// ``restingTrailingWeight`` by default.
+    public static let defaultRestingTrailingWeight = 3.0
     /// At least this many screens held ahead, however slow the reader (1 by
     /// default: the next screen). `nil`, or a floor at or above the cap
     /// ``restingLeadingScreens``: a fixed window, not sized from the reader's
@@ -172,7 +174,7 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
         restingFloorScreens: Double? = 1,
         paceSafetyFactor: Double = 3,
         flingMemory: Duration = .seconds(30),
-        restingTrailingWeight: Double = 3
+        restingTrailingWeight: Double = defaultRestingTrailingWeight
     ) {
         self.init(
             predictor: ArrivalPredictor(

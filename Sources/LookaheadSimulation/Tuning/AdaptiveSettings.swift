@@ -93,7 +93,7 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
         restingFloorScreens: Double? = nil, maxReachScreens: Double, yieldsToLandingZone: Bool,
         maxConcurrentLoads: Int, hedgesSlowLoads: Bool = false, hedgePriorMilliseconds: Int? = nil,
         announcesLandings: Bool = false, datesPrefetches: Bool = false, hedgesDuePrefetches: Bool = false,
-        restingTrailingWeight: Double = 3
+        restingTrailingWeight: Double = AdaptivePrefetchPolicy.defaultRestingTrailingWeight
     ) {
         precondition(marginMilliseconds >= 0, "AdaptiveSettings: margin \(marginMilliseconds) ms")
         self.marginMilliseconds = marginMilliseconds
@@ -117,7 +117,9 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
         self.announcesLandings = announcesLandings
         self.datesPrefetches = datesPrefetches
         self.hedgesDuePrefetches = hedgesDuePrefetches
-        precondition(restingTrailingWeight >= 1, "AdaptiveSettings: trailing weight \(restingTrailingWeight)")
+        precondition(
+            restingTrailingWeight.isFinite && restingTrailingWeight >= 1,
+            "AdaptiveSettings: trailing weight \(restingTrailingWeight)")
         self.restingTrailingWeight = restingTrailingWeight
     }
 
@@ -132,7 +134,7 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
             yieldsToLandingZone: policy.yieldsToLandingZone, maxConcurrentLoads: maxConcurrentLoads,
             hedgesSlowLoads: hedgesSlowLoadsByDefault, hedgePriorMilliseconds: hedgePriorByDefault,
             announcesLandings: announcesLandingsByDefault, datesPrefetches: datesPrefetchesByDefault,
-            hedgesDuePrefetches: hedgesDuePrefetchesByDefault, restingTrailingWeight: policy.restingTrailingWeight)
+            hedgesDuePrefetches: hedgesDuePrefetchesByDefault)
     }
 
     /// The hedging threshold before ``FetchHedging/minimumSamples`` loads
