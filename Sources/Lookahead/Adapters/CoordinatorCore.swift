@@ -103,8 +103,12 @@ package struct CoordinatorCore<Path: Hashable & Comparable & Sendable>: Sendable
         from last: Duration, to deadline: Duration, at time: Duration, tolerance: Duration
     ) -> Bool {
         let moved = last > deadline ? last - deadline : deadline - last
-        // Integer arithmetic: a `Duration` times a `Double` costs more than the rest of the check.
-        return moved >= tolerance && moved * 8 >= min(last, deadline) - time
+        guard moved >= tolerance else { return false }
+        // Eight times by adding: `Duration * Int` is generic over the integer
+        // type, and unspecialized it cost a third of a frame's bookkeeping.
+        let twice = moved + moved
+        let fourTimes = twice + twice
+        return fourTimes + fourTimes >= min(last, deadline) - time
     }
 
     // MARK: Frames

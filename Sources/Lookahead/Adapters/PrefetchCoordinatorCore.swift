@@ -222,7 +222,12 @@ package struct PrefetchCoordinatorCore: Sendable {
         // `self` for the call rather than copied: the planner is about to change).
         var ranked = requests
         requests = CoordinatorCore()
-        ranked.rank({ planner.displayPriority(for: $0) }, isOnScreen: { planner.isOnScreen($0) }, into: &actions)
+        do {
+            // One copy for every request's question (a closure over `self`
+            // copied the planner for each), gone before the planner changes.
+            let asked = planner
+            ranked.rank({ asked.displayPriority(for: $0) }, isOnScreen: { asked.isOnScreen($0) }, into: &actions)
+        }
         requests = ranked
         let update = planner.update(frame, loadQueue: loadQueue)
         // Read from a copy (the planner does not change until the next frame):

@@ -105,9 +105,12 @@ extension AsyncFetcher {
             // As `FetchTask.setDeadline`: a prefetch about to be shown whose load runs slow gets its hedge.
             if state.hedges.policy.isEnabled {
                 for request in changes.predicted where task(request).owner != nil {
-                    if let key = state.scheduler.key(of: task(request).interest.id) {
-                        state.keyWasReDated(key, now: now)
+                    let id = task(request).interest.id
+                    // Only a running load has an attempt to hedge (`HedgeBook.hedgeIfDue`): most do not.
+                    guard state.scheduler.isLoadRunning(forInterest: id), let key = state.scheduler.key(of: id) else {
+                        continue
                     }
+                    state.keyWasReDated(key, now: now)
                 }
             }
             for (task, priority) in changes.priorities where task.owner != nil {

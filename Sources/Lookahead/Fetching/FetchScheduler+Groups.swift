@@ -20,7 +20,7 @@ extension FetchScheduler {
         groups[index].admittedCount = 0
         groups[index].admitted = ListEnds()
         groups[index].waiting = ListEnds()
-        groups[index].keys = [:]
+        if index == groupKeys.count { groupKeys.append([:]) } else { groupKeys[index] = [:] }
         groups[index].completedCount = 0
         groups[index].failedCount = 0
         return GroupID(index: index, generation: groups[index].generation)
@@ -177,10 +177,10 @@ extension FetchScheduler {
         _ key: Key, to group: GroupID, deadline: Duration? = nil, payload: Payload?
     ) -> InterestID? {
         checkPrefetcherGroup(group, "addKey(_:to:)")
-        guard groups[group.index].keys[key] == nil else { return nil }
+        guard groupKeys[group.index][key] == nil else { return nil }
         let slot = register(key, priority: .normal, deadline: deadline, group: group.index, payload: payload)
         interests[slot].isKeyed = true
-        groups[group.index].keys[key] = slot
+        groupKeys[group.index][key] = slot
         settle()
         return InterestID(slot: slot, generation: interests[slot].generation)
     }
@@ -194,7 +194,7 @@ extension FetchScheduler {
     @inlinable
     public mutating func removeKey(_ key: Key, from group: GroupID) -> (removed: Bool, payload: Payload?) {
         precondition(isLive(group), "removeKey(_:from:): \(group) was removed")
-        guard let slot = groups[group.index].keys[key] else { return (false, nil) }
+        guard let slot = groupKeys[group.index][key] else { return (false, nil) }
         return (true, withdraw(slot: slot))
     }
 
@@ -202,14 +202,14 @@ extension FetchScheduler {
     /// - Complexity: O(1)
     @inlinable
     public func containsKey(_ key: Key, in group: GroupID) -> Bool {
-        isLive(group) && groups[group.index].keys[key] != nil
+        isLive(group) && groupKeys[group.index][key] != nil
     }
 
     /// The keys in `group`'s set: those whose load has not ended yet.
     /// - Complexity: O(1)
     @inlinable
     public func keyCount(in group: GroupID) -> Int {
-        isLive(group) ? groups[group.index].keys.count : 0
+        isLive(group) ? groupKeys[group.index].count : 0
     }
 
     /// Keys of `group`'s set whose load succeeded, since the group was made.
@@ -232,7 +232,7 @@ extension FetchScheduler {
     @inlinable
     public mutating func setDeadline(_ deadline: Duration?, forKey key: Key, in group: GroupID) {
         precondition(isLive(group), "setDeadline(_:forKey:in:): \(group) was removed")
-        guard let slot = groups[group.index].keys[key] else { return }
+        guard let slot = groupKeys[group.index][key] else { return }
         setDeadline(deadline, ofSlot: slot)
         settle()
     }

@@ -214,7 +214,7 @@ extension FetchScheduler {
         if group != 0 {
             removeFromGroupList(interest)
             if interests[interest].isKeyed {
-                groups[group].keys[loads[load]!.key] = nil
+                groupKeys[group][loadKeys[load]!] = nil
                 interests[interest].isKeyed = false
             }
         }

@@ -14,16 +14,20 @@ extension FetchScheduler {
         var cancelledAttempts = 0
         var backingOff = 0
         var liveInterests = 0
+        precondition(loadKeys.count == loads.count, "\(loadKeys.count) load keys for \(loads.count) load slots")
+        precondition(groupKeys.count == groups.count, "\(groupKeys.count) group key indexes for \(groups.count) groups")
         for (slot, record) in loads.enumerated() {
+            precondition(
+                (record == nil) == (loadKeys[slot] == nil), "load slot \(slot)'s key does not match its record")
             guard let record else { continue }
             if case .cancelled(_, let hedge) = record.state {
                 cancelled += 1
                 cancelledAttempts += hedge == nil ? 1 : 2
                 precondition(record.interestCount == 0 && record.head == -1, "cancelled load \(slot) has interests")
-                precondition(loadSlots[record.key] != slot, "cancelled load \(slot) is still its key's")
+                precondition(loadSlots[loadKeys[slot]!] != slot, "cancelled load \(slot) is still its key's")
                 continue
             }
-            precondition(loadSlots[record.key] == slot, "load slot \(slot) is not indexed by its key")
+            precondition(loadSlots[loadKeys[slot]!] == slot, "load slot \(slot) is not indexed by its key")
             var count = 0
             var admitted = 0
             var active = PriorityCounts()
@@ -107,15 +111,17 @@ extension FetchScheduler {
                     if isAdmitted { admitted += 1 }
                     if interests[cursor].isKeyed {
                         keyed += 1
-                        let key = loads[interests[cursor].load]!.key
-                        precondition(group.keys[key] == cursor, "group \(index)'s key index misses interest \(cursor)")
+                        let key = loadKeys[interests[cursor].load]!
+                        precondition(
+                            groupKeys[index][key] == cursor, "group \(index)'s key index misses interest \(cursor)")
                     }
                     previous = cursor
                     cursor = interests[cursor].groupNext
                 }
                 precondition(list.tail == previous, "group \(index)'s tail is wrong")
             }
-            precondition(keyed == group.keys.count, "group \(index) indexes \(group.keys.count) keys, has \(keyed)")
+            precondition(
+                keyed == groupKeys[index].count, "group \(index) indexes \(groupKeys[index].count) keys, has \(keyed)")
             precondition(admitted == group.admittedCount, "group \(index)'s admitted count is wrong")
             precondition(
                 group.isPaused || admitted >= group.admissionLimit || group.waiting.head == -1,

@@ -120,7 +120,7 @@ extension FetchScheduler {
             let isHedgeQueued = queue.contains(slot)
             if record.admittedCount == 0 {
                 if isHedgeQueued { queue.remove(slot) }
-                actions.append(.cancel(LoadID(serial: serial, slot: slot), record.key))
+                actions.append(.cancel(LoadID(serial: serial, slot: slot), loadKeys[slot]!))
                 _statistics.loadsCancelled += 1
                 setAsideCancelled(slot, serial: serial)
             } else if let priority = record.active.highest, priority != current {
@@ -131,21 +131,21 @@ extension FetchScheduler {
                 } else {
                     loads[slot]!.state = .running(serial: serial, priority)
                 }
-                actions.append(.reprioritize(LoadID(serial: serial, slot: slot), record.key, priority))
+                actions.append(.reprioritize(LoadID(serial: serial, slot: slot), loadKeys[slot]!, priority))
             } else if isHedgeQueued {
                 let deadline = wantedDeadline(slot)
                 if deadline != queue.deadline(of: slot) { queue.updateDeadline(of: slot, to: deadline) }
             }
         case .hedged(let serial, let hedge, let current):
             if record.admittedCount == 0 {
-                actions.append(.cancel(LoadID(serial: serial, slot: slot), record.key))
-                actions.append(.cancel(LoadID(serial: hedge, slot: slot), record.key))
+                actions.append(.cancel(LoadID(serial: serial, slot: slot), loadKeys[slot]!))
+                actions.append(.cancel(LoadID(serial: hedge, slot: slot), loadKeys[slot]!))
                 _statistics.loadsCancelled += 1
                 setAsideCancelled(slot, serial: serial, hedge: hedge)
             } else if let priority = record.active.highest, priority != current {
                 loads[slot]!.state = .hedged(serial: serial, hedge: hedge, priority)
-                actions.append(.reprioritize(LoadID(serial: serial, slot: slot), record.key, priority))
-                actions.append(.reprioritize(LoadID(serial: hedge, slot: slot), record.key, priority))
+                actions.append(.reprioritize(LoadID(serial: serial, slot: slot), loadKeys[slot]!, priority))
+                actions.append(.reprioritize(LoadID(serial: hedge, slot: slot), loadKeys[slot]!, priority))
             }
         case .backingOff:
             if record.admittedCount == 0 {
@@ -190,7 +190,7 @@ extension FetchScheduler {
     /// fresh record, which a later load of the key uses.
     @inlinable
     mutating func setAsideCancelled(_ slot: Int, serial: UInt64, hedge: UInt64? = nil) {
-        let key = loads[slot]!.key
+        let key = loadKeys[slot]!
         if loads[slot]!.interestCount == 0 {
             loadSlots[key] = nil
         } else {
@@ -199,14 +199,14 @@ extension FetchScheduler {
             // The retry budget and the hedge are per load: a later load of the key starts afresh.
             successor.failures = 0
             successor.hasHedged = false
-            let fresh = allocateLoad(successor)
+            let fresh = allocateLoad(successor, key: key)
             loadSlots[key] = fresh
             var cursor = successor.head
             while cursor != -1 {
                 interests[cursor].load = fresh
                 cursor = interests[cursor].loadNext
             }
-            loads[slot] = LoadRecord(key: key)
+            loads[slot] = LoadRecord()
         }
         loads[slot]!.state = .cancelled(serial: serial, hedge: hedge)
     }
@@ -229,10 +229,10 @@ extension FetchScheduler {
             cursor = next
         }
         if let loser {
-            let key = loads[slot]!.key
+            let key = loadKeys[slot]!
             actions.append(.cancel(LoadID(serial: loser, slot: slot), key))
             loadSlots[key] = nil
-            loads[slot] = LoadRecord(key: key)
+            loads[slot] = LoadRecord()
             loads[slot]!.state = .cancelled(serial: loser, hedge: nil)
         } else {
             loads[slot]!.state = .idle
@@ -250,11 +250,11 @@ extension FetchScheduler {
             switch record.state {
             case .pending(let priority, _):
                 loads[slot]!.state = .running(serial: serial, priority)
-                actions.append(.start(LoadID(serial: serial, slot: slot), record.key, priority))
+                actions.append(.start(LoadID(serial: serial, slot: slot), loadKeys[slot]!, priority))
             case .hedgeQueued(let first, let priority):
                 loads[slot]!.state = .hedged(serial: first, hedge: serial, priority)
                 _statistics.hedgesStarted += 1
-                actions.append(.start(LoadID(serial: serial, slot: slot), record.key, priority))
+                actions.append(.start(LoadID(serial: serial, slot: slot), loadKeys[slot]!, priority))
             default:
                 preconditionFailure("load \(slot) was queued but is \(record.state)")
             }
@@ -274,6 +274,7 @@ extension FetchScheduler {
             loads[id.slot]!.state = .cancelled(serial: serial == id.serial ? hedge : serial, hedge: nil)
         } else {
             loads[id.slot] = nil
+            loadKeys[id.slot] = nil
             freeLoads.append(id.slot)
         }
         _runningCount -= 1

@@ -11,19 +11,21 @@ extension FetchScheduler {
     @inlinable
     mutating func slotForLoad(of key: Key) -> Int {
         if let slot = loadSlots[key] { return slot }
-        let slot = allocateLoad(LoadRecord(key: key))
+        let slot = allocateLoad(LoadRecord(), key: key)
         loadSlots[key] = slot
         return slot
     }
 
-    /// Stores `record` in a free load slot.
+    /// Stores `record`, a load of `key`, in a free load slot.
     @inlinable
-    mutating func allocateLoad(_ record: LoadRecord) -> Int {
+    mutating func allocateLoad(_ record: LoadRecord, key: Key) -> Int {
         if let reused = freeLoads.popLast() {
             loads[reused] = record
+            loadKeys[reused] = key
             return reused
         }
         loads.append(record)
+        loadKeys.append(key)
         return loads.count - 1
     }
 
@@ -31,8 +33,9 @@ extension FetchScheduler {
     @inlinable
     mutating func freeLoadIfUnused(_ slot: Int) {
         guard let record = loads[slot], record.interestCount == 0, case .idle = record.state else { return }
-        loadSlots[record.key] = nil
+        loadSlots[loadKeys[slot]!] = nil
         loads[slot] = nil
+        loadKeys[slot] = nil
         freeLoads.append(slot)
     }
 

@@ -61,6 +61,9 @@ public import DequeModule
 package struct FetchScheduler<Key: Hashable, Payload> {
     @usableFromInline var loadSlots: [Key: Int] = [:]
     @usableFromInline var loads: [LoadRecord?] = []
+    /// The key of each load slot, apart from the records for the reason
+    /// `interests` keeps payloads apart (a cancelled load keeps its key).
+    @usableFromInline var loadKeys: [Key?] = []
     @usableFromInline var freeLoads: [Int] = []
     /// Kept apart from `interests` so that an interest record is plain data:
     /// walking and updating records never touches the generic payload.
@@ -68,6 +71,8 @@ package struct FetchScheduler<Key: Hashable, Payload> {
     @usableFromInline var payloads: [Payload?] = []
     @usableFromInline var freeInterests: [Int] = []
     @usableFromInline var groups: [GroupRecord] = []
+    /// Each group's keyed interests: key → interest slot.
+    @usableFromInline var groupKeys: [[Key: Int]] = []
     @usableFromInline var freeGroups: [Int] = []
     @usableFromInline var queue = PendingLoadQueue()
     @usableFromInline var nextSerial: UInt64 = 0
@@ -112,6 +117,7 @@ package struct FetchScheduler<Key: Hashable, Payload> {
         var defaultGroup = GroupRecord()
         defaultGroup.isLive = true
         groups.append(defaultGroup)
+        groupKeys.append([:])
     }
 
     // MARK: Queries
@@ -146,7 +152,20 @@ package struct FetchScheduler<Key: Hashable, Payload> {
     /// - Complexity: O(1)
     @inlinable
     public func key(of id: InterestID) -> Key? {
-        isLive(id) ? loads[interests[id.slot].load]?.key : nil
+        isLive(id) ? loadKeys[interests[id.slot].load] : nil
+    }
+
+    /// Whether the load interest `id` waits for is running (its first
+    /// attempt, or hedged): what ``phase(of:)`` answers for the interest's
+    /// key, without hashing it.
+    /// - Complexity: O(1)
+    @inlinable
+    package func isLoadRunning(forInterest id: InterestID) -> Bool {
+        guard isLive(id), let record = loads[interests[id.slot].load] else { return false }
+        switch record.state {
+        case .running, .hedgeQueued, .hedged: return true
+        case .idle, .pending, .backingOff, .cancelled: return false
+        }
     }
 
     /// The earliest deadline among the active interests in `key`'s load,

@@ -99,30 +99,35 @@ final class FetcherCore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// Side effects decided under the lock and performed after it is released.
     @usableFromInline
     struct Effects {
-        @usableFromInline var deliveries: [(Result<Value, any Error>, [FetchPayload<Value>])] = []
-        @usableFromInline var notifications: [@Sendable () -> Void] = []
-        @usableFromInline var resumedWorkers: [(CheckedContinuation<Job?, Never>, Job?)] = []
-        @usableFromInline var spawnedWorkers: [(id: Int, job: Job)] = []
-        @usableFromInline var cancelledTasks: [Task<Void, Never>] = []
-        @usableFromInline var retries: [(Scheduler.LoadID, Duration)] = []
-        @usableFromInline var idleWaiters: [CheckedContinuation<Void, Never>] = []
+        @usableFromInline var deliveries: [(Result<Value, any Error>, [FetchPayload<Value>])] = [] {
+            didSet { isTouched = true }
+        }
+        @usableFromInline var notifications: [@Sendable () -> Void] = [] { didSet { isTouched = true } }
+        @usableFromInline var resumedWorkers: [(CheckedContinuation<Job?, Never>, Job?)] = [] {
+            didSet { isTouched = true }
+        }
+        @usableFromInline var spawnedWorkers: [(id: Int, job: Job)] = [] { didSet { isTouched = true } }
+        @usableFromInline var cancelledTasks: [Task<Void, Never>] = [] { didSet { isTouched = true } }
+        @usableFromInline var retries: [(Scheduler.LoadID, Duration)] = [] { didSet { isTouched = true } }
+        @usableFromInline var idleWaiters: [CheckedContinuation<Void, Never>] = [] { didSet { isTouched = true } }
         /// Display attempts to hedge once this long has passed (``FetchHedging``).
-        @usableFromInline var hedgeTimers: [(Scheduler.LoadID, Duration)] = []
+        @usableFromInline var hedgeTimers: [(Scheduler.LoadID, Duration)] = [] { didSet { isTouched = true } }
         /// Events decided under the lock (hedges), told to observers after it.
-        @usableFromInline var events: [FetchEvent<Key>] = []
+        @usableFromInline var events: [FetchEvent<Key>] = [] { didSet { isTouched = true } }
         /// Running attempts' new priorities, told to their loaders after it.
-        @usableFromInline var priorityChanges: [(LoadPriorityBox, FetchPriority)] = []
+        @usableFromInline var priorityChanges: [(LoadPriorityBox, FetchPriority)] = [] { didSet { isTouched = true } }
         /// Attempts that ended: their loaders hear nothing more.
-        @usableFromInline var endedAttempts: [LoadPriorityBox] = []
+        @usableFromInline var endedAttempts: [LoadPriorityBox] = [] { didSet { isTouched = true } }
+
+        /// Whether any list was changed: read instead of the lists, whose
+        /// element types are generic, so that an update with nothing to do
+        /// (most of them) instantiates no metadata to find out.
+        @usableFromInline var isTouched = false
 
         @inlinable
         init() {}
 
-        @inlinable var isEmpty: Bool {
-            deliveries.isEmpty && notifications.isEmpty && resumedWorkers.isEmpty && spawnedWorkers.isEmpty
-                && cancelledTasks.isEmpty && retries.isEmpty && idleWaiters.isEmpty && hedgeTimers.isEmpty
-                && events.isEmpty && priorityChanges.isEmpty && endedAttempts.isEmpty
-        }
+        @inlinable var isEmpty: Bool { !isTouched }
     }
 
     @usableFromInline let state: LockedValue<State>

@@ -545,7 +545,7 @@ struct ModelDriver {
         // wrongly shows here long before it would start.
         var queue = real.queue
         var realOrder: [Int] = []
-        while let slot = queue.popFirst() { realOrder.append(real.loads[slot]!.key) }
+        while let slot = queue.popFirst() { realOrder.append(real.loadKeys[slot]!) }
         if realOrder != model.pendingOrder() {
             return "queue order: scheduler \(realOrder), model \(model.pendingOrder())"
         }
@@ -576,6 +576,18 @@ struct ModelDriver {
             }
             check(real.interestCount(in: key), modelCounts[key], "interestCount(in: \(key))")
             countCoverage(from: phases[key], to: modelPhases[key], isTimer: isTimer)
+        }
+        // The fetcher's batch asks by interest what `phase(of:)` answers by key.
+        for interest in interests {
+            let isRunning: Bool
+            if let key = real.key(of: interest.real), case .running = modelPhases[key] {
+                isRunning = true
+            } else {
+                isRunning = false
+            }
+            check(
+                real.isLoadRunning(forInterest: interest.real), isRunning,
+                "isLoadRunning(forInterest: i\(interest.model))")
         }
         phases = modelPhases
         deadlines = modelDeadlines
