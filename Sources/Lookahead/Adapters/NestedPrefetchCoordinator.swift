@@ -356,8 +356,12 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
     private func plan(_ frame: ScrollFrame, scrolls: [NestedPrefetchPlanner.CarouselScroll]) {
         lastFrame = frame
         var actions = CoordinatorCore<NestedItemPath>.Actions()
-        let lastPlan = self.planner
-        requests.rank({ lastPlan.displayPriority(for: $0) }, isOnScreen: { lastPlan.isOnScreen($0) }, into: &actions)
+        do {
+            // Gone before the planner changes: a copy alive then would make it copy its tables.
+            let lastPlan = self.planner
+            requests.rank(
+                { lastPlan.displayPriority(for: $0) }, isOnScreen: { lastPlan.isOnScreen($0) }, into: &actions)
+        }
         let update = planner.update(frame, carousels: scrolls, loadQueue: fetcher.loadQueue)
         // Consumed: what is on screen now is the cells' business.
         let planner = self.planner

@@ -264,8 +264,9 @@ package struct NestedPrefetchPlanner: Sendable {
     /// else what its carousel's planner advises for the item.
     public func displayPriority(for path: NestedItemPath) -> FetchPriority {
         let rowPriority = rows.displayPriority(for: ItemPath(item: path.row, section: 0))
-        guard rowPriority == .high, let carousel = carousels[path.row] else { return rowPriority }
-        return carousel.planner.displayPriority(for: ItemPath(item: path.item, section: 0))
+        guard rowPriority == .high, let index = carousels.index(forKey: path.row) else { return rowPriority }
+        // Read in place: a carousel taken out of the dictionary is a copy of its planner, per cell.
+        return carousels.values[index].planner.displayPriority(for: ItemPath(item: path.item, section: 0))
     }
 
     /// Tells the adaptive policies how long one load took.
