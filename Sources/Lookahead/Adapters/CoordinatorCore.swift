@@ -105,7 +105,7 @@ package struct CoordinatorCore<Path: Hashable & Comparable & Sendable>: Sendable
         let moved = last > deadline ? last - deadline : deadline - last
         guard moved >= tolerance else { return false }
         // Eight times by adding: `Duration * Int` is generic over the integer
-        // type, and unspecialized it cost a third of a frame's bookkeeping.
+        // type, and slow where it is not specialized.
         let twice = moved + moved
         let fourTimes = twice + twice
         return fourTimes + fourTimes >= min(last, deadline) - time
