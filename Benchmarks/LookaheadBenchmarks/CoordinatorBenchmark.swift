@@ -17,7 +17,10 @@ import Lookahead
 /// every other one a carousel of 30 items whose visible rows swipe now and
 /// then (`NestedPrefetchCoordinator`). Variants: the adaptive policy with
 /// hedging (`.recommended`, as the README's example), without, and UIKit's
-/// window (`.system`).
+/// window (`.system`). And a floor, asked for by name (`wake`): frames that
+/// only hand a task to the thread pool, as often as the grid's frames show
+/// a new row, which is what starting a cell's load costs the main thread
+/// before any decision.
 @MainActor
 public struct CoordinatorBenchmark {
     /// What is timed.
@@ -25,6 +28,11 @@ public struct CoordinatorBenchmark {
         case grid
         case list
         case nested
+        /// Not a coordinator: a frame that only starts a task now and then (every eighth frame).
+        case wake
+
+        /// The coordinators' workloads, run by default.
+        public static var coordinators: [Workload] { [.grid, .list, .nested] }
     }
 
     /// How the coordinator and its fetcher are made.
@@ -32,6 +40,11 @@ public struct CoordinatorBenchmark {
         case adaptiveHedging = "adaptive-hedging"
         case adaptive
         case system
+        /// The floor's: no coordinator.
+        case none
+
+        /// The coordinators' variants, run by default.
+        public static var coordinators: [Variant] { [.adaptiveHedging, .adaptive, .system] }
     }
 
     /// One workload and variant's figures, per frame, in microseconds.
@@ -59,7 +72,7 @@ public struct CoordinatorBenchmark {
     public var seed: UInt64
 
     public init(
-        cycles: Int = 6, workloads: [Workload] = Workload.allCases, variants: [Variant] = Variant.allCases,
+        cycles: Int = 6, workloads: [Workload] = Workload.coordinators, variants: [Variant] = Variant.coordinators,
         seed: UInt64 = 0x5EED_F00D
     ) {
         precondition(cycles >= 1, "CoordinatorBenchmark: cycles must be at least 1, got \(cycles)")
@@ -75,7 +88,9 @@ public struct CoordinatorBenchmark {
     public func run(progress: @Sendable (String) -> Void) async -> Report {
         var report = Report(cycles: cycles)
         for workload in workloads {
-            for variant in variants {
+            // The floor has no coordinator to vary; the coordinators, no floor's variant.
+            let measured = workload == .wake ? [Variant.none] : variants.filter { $0 != .none }
+            for variant in measured {
                 progress("timing the coordinator: \(workload.rawValue), \(variant.rawValue)…")
                 report.results.append(await measure(workload, variant))
             }
@@ -107,6 +122,8 @@ public struct CoordinatorBenchmark {
                 FlatListDriver(fetcher: fetcher, policy: policy, layout: Self.variableList(seed: seed))
             case .nested:
                 NestedFeedDriver(fetcher: fetcher, policy: policy, seed: seed)
+            case .wake:
+                WakeDriver()
             }
         let script = CoordinatorScrollScript(cycles: cycles, frameInterval: Self.frameInterval)
         let clock = ContinuousClock()
@@ -272,6 +289,23 @@ struct FlatListDriver: CoordinatorBenchmarkDriver {
     mutating func end() {
         coordinator.reloadData()
     }
+}
+
+/// The floor: every eighth frame starts a task that sleeps as a load does,
+/// and does nothing else.
+@MainActor
+struct WakeDriver: CoordinatorBenchmarkDriver {
+    var frame = 0
+
+    mutating func prepare(_ frame: CoordinatorScrollFrame) {}
+
+    mutating func show(_ frame: CoordinatorScrollFrame, at time: Duration) {
+        self.frame += 1
+        guard self.frame % 8 == 0 else { return }
+        Task.detached { try? await Task.sleep(for: .milliseconds(20)) }
+    }
+
+    mutating func end() {}
 }
 
 /// A `NestedPrefetchCoordinator` over a feed whose every other row is a

@@ -23,7 +23,10 @@ struct BenchCoordinatorCommand: AsyncParsableCommand {
     @Option(help: "Scroll cycles per workload and variant (about 5.3 s each), 1...100.")
     var cycles = 6
 
-    @Option(help: "Only this workload (grid, list, nested; repeatable); all by default.")
+    @Option(
+        help:
+            "Only this workload (grid, list, nested; repeatable), or wake: the floor, a frame that only starts a task; the coordinators' by default."
+    )
     var workload: [String] = []
 
     @Option(help: "The seed of the list's row heights.")
@@ -32,7 +35,7 @@ struct BenchCoordinatorCommand: AsyncParsableCommand {
     func validate() throws {
         try OptionRange.check(cycles, "--cycles", in: 1...100, "scroll cycles")
         for name in workload where CoordinatorBenchmark.Workload(rawValue: name) == nil {
-            throw ValidationError("--workload must be grid, list or nested, got '\(name)'")
+            throw ValidationError("--workload must be grid, list, nested or wake, got '\(name)'")
         }
     }
 
@@ -42,7 +45,8 @@ struct BenchCoordinatorCommand: AsyncParsableCommand {
         let benchmark = CoordinatorBenchmark(
             cycles: cycles,
             workloads: workload.isEmpty
-                ? CoordinatorBenchmark.Workload.allCases : workload.compactMap(CoordinatorBenchmark.Workload.init),
+                ? CoordinatorBenchmark.Workload.coordinators
+                : workload.compactMap(CoordinatorBenchmark.Workload.init),
             seed: seed)
         let report = await benchmark.run { step in StandardStreams.writeError(step + "\n") }
         if json {

@@ -60,9 +60,22 @@ final class DisplayRequestTable<Path: Hashable & Sendable> {
 
     /// Withdraws the request at `path`: its completion gets `CancellationError`.
     func cancel(at path: Path) {
-        guard let entry = requests.removeValue(forKey: path) else { return }
+        forget(at: path)?.cancel()
+    }
+
+    /// Adds the withdrawal of the requests at `paths` to `changes`: a
+    /// frame's withdrawals in its batch rather than a lock round trip each.
+    func withdraw(at paths: [Path], into changes: inout FetchRequestChanges) {
+        for path in paths {
+            if let request = forget(at: path) { changes.withdrawn.append(request) }
+        }
+    }
+
+    /// Forgets the request at `path`, if any, and returns it.
+    private func forget(at path: Path) -> FetchTask? {
+        guard let entry = requests.removeValue(forKey: path) else { return nil }
         pathOfSerial[entry.serial] = nil
-        entry.request.cancel()
+        return entry.request
     }
 
     /// Withdraws the requests whose paths `isWithdrawn` names.

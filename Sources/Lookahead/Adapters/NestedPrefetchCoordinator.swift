@@ -46,6 +46,8 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
     private var tracker = ScrollTracker()
     /// The feed's last frame: a carousel's report is planned with it.
     private var lastFrame: ScrollFrame?
+    /// Which of the feed's frames are planned (a carousel's report always is).
+    package var cadence = PlanningCadence()
     /// Carousel reports made before the feed's first frame, planned with it.
     private var waitingScrolls: [NestedPrefetchPlanner.CarouselScroll] = []
     /// The requests held, and what each frame does to them.
@@ -104,11 +106,20 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
 
     /// Plans the frame the feed shows now: call it from the outer scroll view's `scrollViewDidScroll`.
     ///
+    /// A frame that moved less than a twentieth of a screen, at about the
+    /// same speed, within 50 ms of the last one planned is only tracked (a
+    /// carousel's report plans with it at once).
+    ///
     /// A report with non-finite numbers or an empty viewport is ignored.
     /// - Complexity: O(log n + window) for n rows, plus the windows of the carousels moving on screen.
     public func scrollViewDidScroll(contentOffset: Point, viewportSize: Size, at time: Duration) {
         guard let frame = tracker.frame(contentOffset: contentOffset, viewportSize: viewportSize, time: time)
         else { return }
+        guard !waitingScrolls.isEmpty || cadence.isDue(frame) else {
+            // Tracked: a carousel's report is planned with it.
+            lastFrame = frame
+            return
+        }
         plan(frame, scrolls: waitingScrolls)
         waitingScrolls = []
     }
@@ -270,6 +281,7 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
             layout: layout, policy: policy, carouselPolicy: carouselPolicy,
             initialPrefetchItemCount: planner.initialPrefetchItemCount)
         tracker.reset()
+        cadence.reset()
         lastFrame = nil
         waitingScrolls = []
     }
@@ -308,6 +320,7 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
             }
         }
         planner.applyUpdates(layout: layout, newRow: checked)
+        cadence.reset()
     }
 
     /// Items were inserted, deleted or moved in row `row`'s carousel:
@@ -341,6 +354,7 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
             return checked(path.item).map { NestedItemPath(row: row, item: $0) }
         }
         planner.applyUpdates(inRow: row, layout: layout, newItem: checked)
+        cadence.reset()
     }
 
     /// Moves each prefetch and display request to its item's new path;
@@ -355,6 +369,7 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
 
     private func plan(_ frame: ScrollFrame, scrolls: [NestedPrefetchPlanner.CarouselScroll]) {
         lastFrame = frame
+        cadence.planned(frame)
         var actions = CoordinatorCore<NestedItemPath>.Actions()
         do {
             // Gone before the planner changes: a copy alive then would make it copy its tables.
@@ -387,8 +402,8 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
         batch.prefetches = made.keys
         prefetches.add(actions, made: made.paths, to: &batch.changes)
         displayRequests.add(actions.rank, to: &batch.changes)
+        displayRequests.withdraw(at: actions.withdrawDisplay, into: &batch.changes)
         prefetches.adopt(fetcher.perform(batch), for: made.paths)
-        for path in actions.withdrawDisplay { displayRequests.cancel(at: path) }
     }
 }
 

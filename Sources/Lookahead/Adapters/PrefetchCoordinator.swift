@@ -156,6 +156,10 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
 
     /// Plans the frame the scroll view shows now: call it from `scrollViewDidScroll`.
     ///
+    /// A frame that moved less than a twentieth of a screen, at about the
+    /// same speed, within 50 ms of the last one planned is only tracked:
+    /// it changes no decision, and planning it would cost the main thread.
+    ///
     /// - Parameters:
     ///   - contentOffset: the visible area's top-left corner.
     ///   - viewportSize: the visible area's size (the scroll view's bounds).
@@ -418,8 +422,8 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
         // Specialized for the path type whatever the key's: most of a frame's work.
         prefetches.add(actions, made: made.paths, timelineOffset: timelineOffset, to: &batch.changes)
         displayRequests.add(actions.rank, to: &batch.changes)
+        displayRequests.withdraw(at: actions.withdrawDisplay, into: &batch.changes)
         prefetches.adopt(fetcher.perform(batch), for: made.paths)
-        for path in actions.withdrawDisplay { displayRequests.cancel(at: path) }
     }
 
     /// Performs a planned frame: its requests in one batch on the fetcher,

@@ -25,7 +25,12 @@ package struct PrefetchCoordinatorCore: Sendable {
     private var needsSample = true
     private var needsReload = true
     /// While set, frames are tracked but not planned (``paused()``).
-    package var isPaused = false
+    package var isPaused = false {
+        // The first frame after a pause plans afresh.
+        didSet { cadence.reset() }
+    }
+    /// Which frames are planned: those that may change a decision.
+    package var cadence = PlanningCadence()
 
     /// How far off screen, in screens, a cell that left (or was made ahead)
     /// keeps its request: beyond how far UIKit keeps cells ready to show
@@ -67,14 +72,19 @@ package struct PrefetchCoordinatorCore: Sendable {
 
     // MARK: Reports
 
-    /// A `scrollViewDidScroll`: the frame at `contentOffset`, planned; `nil`
-    /// for a report no planner can use (non-finite, an empty viewport).
+    /// A `scrollViewDidScroll`: the frame at `contentOffset`, planned if due
+    /// (``cadence``; otherwise with no actions); `nil` for a report no
+    /// planner can use (non-finite, an empty viewport).
     package mutating func scrolled(
         contentOffset: Point, viewportSize: Size, at time: Duration, loadQueue: LoadQueueState,
         contentSize: Size, sample: Sample
     ) -> Frame? {
         guard let frame = tracker.frame(contentOffset: contentOffset, viewportSize: viewportSize, time: time)
         else { return nil }
+        // A frame that must sample the layout again is planned, whatever the cadence.
+        guard needsSample || contentSize != layout.contentSize || cadence.isDue(frame) else {
+            return Frame(frame: frame, actions: CoordinatorCore<ItemPath>.Actions(), prefetched: [])
+        }
         return plan(frame, loadQueue: loadQueue, contentSize: contentSize, sample: sample)
     }
 
@@ -216,6 +226,7 @@ package struct PrefetchCoordinatorCore: Sendable {
         _ frame: ScrollFrame, loadQueue: LoadQueueState, contentSize: Size, sample: Sample
     ) -> Frame? {
         guard !isPaused else { return nil }
+        cadence.planned(frame)
         var actions = CoordinatorCore<ItemPath>.Actions()
         sampleIfNeeded(around: frame, contentSize: contentSize, sample: sample, into: &actions)
         // Ranked with the plan as it stands, before this frame's (taken out of

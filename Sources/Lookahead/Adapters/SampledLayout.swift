@@ -20,7 +20,6 @@ package struct SampledLayout: CollectionLayout {
     let sections: SectionTable
     /// The rectangle whose items were sampled.
     package let band: Rect
-    let frames: [ItemPath: Rect]
     private let byMinY: [ItemFrame]
     private let tallestItem: Double
     private let rowPitch: Double
@@ -37,13 +36,18 @@ package struct SampledLayout: CollectionLayout {
     /// rectangle — and drops the others: a layout and its data source may
     /// briefly disagree during an update, and that must not trap.
     ///
-    /// - Complexity: O(sections + k log k) for k frames.
+    /// - Complexity: O(sections + k + r) for k frames over r flat indices
+    ///   (O(k log k) more when the rows are not in path order).
     package init(contentSize: Size, itemCounts: [Int], band: Rect, reported: [ItemFrame]) {
         self.contentSize = contentSize
         let sections = SectionTable(itemCounts: itemCounts.map { max(0, $0) }, layoutName: "SampledLayout")
         self.sections = sections
         self.band = band
-        var frames: [ItemPath: Rect] = [:]
+        // By flat index, a later report of a path replacing an earlier one:
+        // no dictionary, and rows come out in path order, which is already
+        // by `minY` for a list or a grid (sampling is a frame's largest cost).
+        var valid: [(flat: Int, frame: Rect)] = []
+        valid.reserveCapacity(reported.count)
         for item in reported {
             let path = item.path
             let rect = item.frame
@@ -52,32 +56,39 @@ package struct SampledLayout: CollectionLayout {
                 rect.minX.isFinite, rect.minY.isFinite, rect.width.isFinite, rect.height.isFinite,
                 rect.width >= 0, rect.height >= 0
             else { continue }
-            frames[path] = rect
+            valid.append((sections.flatIndex(of: path), rect))
         }
-        self.frames = frames
-        let sorted = frames.map { ItemFrame(path: $0.key, frame: $0.value) }.sorted {
-            ($0.frame.minY, $0.path) < ($1.frame.minY, $1.path)
+        guard let low = valid.lazy.map(\.flat).min(), let high = valid.lazy.map(\.flat).max() else {
+            self.byMinY = []
+            self.tallestItem = 0
+            self.columns = 1
+            self.flatRange = nil
+            self.framesByFlat = []
+            self.rowPitch = max(1, contentSize.height / Double(max(1, sections.totalItemCount)))
+            return
         }
+        var byFlat = [Rect?](repeating: nil, count: high - low + 1)
+        for (flat, rect) in valid { byFlat[flat - low] = rect }
+        var sorted: [ItemFrame] = []
+        sorted.reserveCapacity(valid.count)
+        var isSorted = true
+        for (offset, rect) in byFlat.enumerated() {
+            guard let rect else { continue }
+            let item = ItemFrame(path: sections.itemPath(atFlatIndex: low + offset), frame: rect)
+            if let last = sorted.last, last.frame.minY > rect.minY { isSorted = false }
+            sorted.append(item)
+        }
+        if !isSorted { sorted.sort { ($0.frame.minY, $0.path) < ($1.frame.minY, $1.path) } }
         self.byMinY = sorted
-        self.tallestItem = sorted.map(\.frame.height).max() ?? 0
-        let firstRowY = sorted.first?.frame.minY
+        self.tallestItem = sorted.lazy.map(\.frame.height).max() ?? 0
+        let firstRowY = sorted[0].frame.minY
         let columns = max(1, sorted.prefix { $0.frame.minY == firstRowY }.count)
         self.columns = columns
-        let flats = frames.keys.map { sections.flatIndex(of: $0) }
-        if let low = flats.min(), let high = flats.max() {
-            flatRange = low...high
-            var byFlat = [Rect?](repeating: nil, count: high - low + 1)
-            for (path, rect) in frames { byFlat[sections.flatIndex(of: path) - low] = rect }
-            framesByFlat = byFlat
-            let rows = Double((high - low) / columns + 1)
-            let top = sorted.first?.frame.minY ?? 0
-            let bottom = sorted.map(\.frame.maxY).max() ?? 0
-            rowPitch = max(1, (bottom - top) / rows)
-        } else {
-            flatRange = nil
-            framesByFlat = []
-            rowPitch = max(1, contentSize.height / Double(max(1, sections.totalItemCount)))
-        }
+        flatRange = low...high
+        framesByFlat = byFlat
+        let rows = Double((high - low) / columns + 1)
+        let bottom = sorted.lazy.map(\.frame.maxY).max() ?? 0
+        rowPitch = max(1, (bottom - firstRowY) / rows)
     }
 
     package var numberOfSections: Int { sections.numberOfSections }

@@ -59,6 +59,9 @@ package struct StrategyDriver<Loader: StrategyLoader> {
     var nested: NestedPlanning?
     /// On a feed of carousels, the requests held, through the coordinators' frame loop.
     var nestedRequests = CoordinatorCore<NestedItemPath>(datesPrefetches: false)
+    /// On a feed of carousels, which of the feed's frames are planned, as
+    /// the nested coordinator plans them (a carousel that moved always is).
+    var nestedCadence = PlanningCadence()
     /// `swiftui`: the ``ScrollViewPrefetcher``'s machine.
     var window: ScrollViewPrefetcherStateMachine?
     /// For `swiftui`: how far beyond the viewport, in screens, a lazy stack
@@ -124,10 +127,9 @@ package struct StrategyDriver<Loader: StrategyLoader> {
         }
         if let feed = visibility.feed {
             nested = NestedPlanning(strategy: strategy, feed: feed.feed)
+            nestedCadence = cadence
         } else if let policy = strategy.prefetchPolicy {
-            var core = PrefetchCoordinatorCore(policy: policy)
-            core.datesPrefetches = datesPrefetches
-            coordinator = core
+            usePolicy(policy)
         }
         switch strategy {
         case .swiftui:
@@ -148,7 +150,14 @@ package struct StrategyDriver<Loader: StrategyLoader> {
         guard visibility.feed == nil else { return }
         var core = PrefetchCoordinatorCore(policy: policy)
         core.datesPrefetches = datesPrefetches
+        core.cadence = cadence
         coordinator = core
+    }
+
+    /// Which frames the strategy plans: Lookahead's coordinator plans on its
+    /// cadence; UIKit's window and the other libraries' follow every frame.
+    var cadence: PlanningCadence {
+        strategy == .adaptive ? PlanningCadence() : .everyFrame
     }
 
     package mutating func useAdaptiveSettings(_ settings: AdaptiveSettings) {

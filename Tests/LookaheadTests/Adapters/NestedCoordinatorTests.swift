@@ -40,6 +40,8 @@ struct NestedCoordinatorTests {
             layout: NestedFeedFixture.layout, policy: .screens(leading: 2, trailing: 1), carouselPolicy: .system)
         var lastFeed: (y: Double, frame: ScrollFrame)?
         var lastCarousel: [Int: (time: Duration, x: Double)] = [:]
+        // The feed's frames the coordinator plans: moved 5% of a screen, or 50 ms on, or a carousel's report
+        var lastPlanned: (time: Duration, y: Double, velocity: Double)?
         func expectSame(_ step: String) {
             let keys = Set(planner.prefetched.map { NestedFeedFixture.key($0.row, $0.item) })
             #expect(fixture.prefetchedKeys == keys, "\(step)")
@@ -50,6 +52,13 @@ struct NestedCoordinatorTests {
             let frame = ScrollFrame(
                 visibleRect: Rect(x: 0, y: y, width: 390, height: 844), velocity: velocity, time: fixture.time)
             lastFeed = (y, frame)
+            if let last = lastPlanned, fixture.time - last.time < .milliseconds(50), abs(y - last.y) < 0.05 * 844,
+                abs(velocity - last.velocity) * 0.05 < 0.05 * 844
+            {
+                expectSame("feed at \(y), not planned")
+                return
+            }
+            lastPlanned = (fixture.time, y, velocity)
             _ = planner.update(frame)
             expectSame("feed at \(y)")
         }
@@ -59,6 +68,7 @@ struct NestedCoordinatorTests {
             lastCarousel[row] = (fixture.time, x)
             guard var frame = lastFeed?.frame else { return }
             frame.time = fixture.time
+            lastPlanned = (fixture.time, frame.visibleRect.minY, frame.velocity)
             _ = planner.update(frame, carousels: [.init(row: row, offset: x, velocity: velocity)])
             expectSame("row \(row) at \(x)")
         }
@@ -84,6 +94,30 @@ struct NestedCoordinatorTests {
             scroll(to: y)
         }
         scroll(to: y)
+    }
+
+    @Test("a frame of the feed that moves little soon after a planned one is not planned; a carousel's report is")
+    func aFeedFrameThatMovesLittleIsNotPlanned() {
+        // Given a feed scrolled at 1,200 pt/s (20 pt a frame) from 1,980 pt: planned at
+        // 1,980 (the first frame), 2,000 (its speed changed) and 2,060 (60 pt on)
+        let fixture = NestedFeedFixture()
+        for y in stride(from: 1_980.0, through: 2_060, by: 20) { fixture.scrollFeed(to: y) }
+        // Then the window of two screens ahead planned at 2,060 ends in row 22
+        #expect(fixture.prefetchedKeys.contains(NestedFeedFixture.key(22, 0)))
+        #expect(!fixture.prefetchedKeys.contains(NestedFeedFixture.key(23, 0)))
+        // When the next frame, 20 pt on, would reach row 23
+        fixture.scrollFeed(to: 2_080)
+        // Then it is not planned, nor the one after it (40 pt on); the next, 60 pt on, is
+        #expect(!fixture.prefetchedKeys.contains(NestedFeedFixture.key(23, 0)))
+        fixture.scrollFeed(to: 2_100)
+        #expect(!fixture.prefetchedKeys.contains(NestedFeedFixture.key(23, 0)))
+        fixture.scrollFeed(to: 2_120)
+        #expect(fixture.prefetchedKeys.contains(NestedFeedFixture.key(23, 0)))
+        // And when a frame that is not planned would reach row 24, a carousel's report plans it at once
+        for y in stride(from: 2_140.0, through: 2_280, by: 20) { fixture.scrollFeed(to: y) }
+        #expect(!fixture.prefetchedKeys.contains(NestedFeedFixture.key(24, 0)))
+        fixture.swipe(row: 12, to: 130)
+        #expect(fixture.prefetchedKeys.contains(NestedFeedFixture.key(24, 0)))
     }
 
     @Test("an animated scroll of the feed, announced before it starts, asks for the rows where it lands at once")

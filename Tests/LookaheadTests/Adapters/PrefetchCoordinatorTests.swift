@@ -35,13 +35,22 @@ struct PrefetchCoordinatorTests {
         var time = Duration.zero
         var lastY = 0.0
         var cancelled = 0
-        // When the same frames are reported to both
+        var lastPlanned: (time: Duration, y: Double, velocity: Double)?
+        // When the same frames are reported to both, the planner planning
+        // those the coordinator plans (moved 5% of a screen, or changed speed
+        // by as much per 50 ms, or 50 ms on)
         for y in [0.0] + dragThenFling(from: 0) {
             fixture.scroll(to: y)
             let rect = fixture.view.bounds
             let velocity = time == .zero ? 0 : (rect.minY - lastY) / (fixture.time - time).seconds
             time = fixture.time
             lastY = rect.minY
+            if let last = lastPlanned, time - last.time < .milliseconds(50),
+                abs(rect.minY - last.y) < 0.05 * rect.height, abs(velocity - last.velocity) * 0.05 < 0.05 * rect.height
+            {
+                continue
+            }
+            lastPlanned = (time, rect.minY, velocity)
             let update = reference.update(
                 ScrollFrame(visibleRect: rect, velocity: velocity, time: time), loadQueue: queue)
             cancelled += update.cancel.count
@@ -52,6 +61,33 @@ struct PrefetchCoordinatorTests {
         // And the motion made the window move: items were cancelled on the way
         // (that cancels reach the fetcher is the reload and delete tests' business)
         #expect(cancelled > 0)
+    }
+
+    @Test func aFrameThatMovesLittleSoonAfterAPlannedOneIsNotPlanned() {
+        // Given a grid at rest, planned
+        let fixture = CoordinatorFixture()
+        fixture.scroll(to: 10_000)
+        fixture.scroll(to: 10_000, after: .seconds(1))
+        func lastPlannedY() -> Double? { fixture.coordinator.planner.lastFrame?.visibleRect.minY }
+        // When a scroll at 1,062.5 pt/s starts, 8.5 pt every 8 ms
+        fixture.scroll(to: 10_008.5, after: .milliseconds(8))
+        // Then its first frame is planned (its speed changed by more than a twentieth of the 844-pt screen per 50 ms)
+        #expect(lastPlannedY() == 10_008.5)
+        // And the next ones, at the same speed, are not until they moved a twentieth of a screen from it
+        for step in 2...5 { fixture.scroll(to: 10_000 + 8.5 * Double(step), after: .milliseconds(8)) }
+        #expect(lastPlannedY() == 10_008.5)
+        fixture.scroll(to: 10_051, after: .milliseconds(8))
+        #expect(lastPlannedY() == 10_051)
+
+        // And when, after a rest, a slow scroll starts (400 pt/s, 3.2 pt every 8 ms)
+        fixture.scroll(to: 20_000, after: .seconds(1))
+        fixture.scroll(to: 20_000, after: .seconds(1))
+        #expect(lastPlannedY() == 20_000)
+        for step in 1...6 { fixture.scroll(to: 20_000 + 3.2 * Double(step), after: .milliseconds(8)) }
+        // Then it is not planned within 50 ms of the last planned frame, and is after
+        #expect(lastPlannedY() == 20_000)
+        fixture.scroll(to: 20_022.4, after: .milliseconds(8))
+        #expect(lastPlannedY() == 20_022.4)
     }
 
     @Test func aFlingAnnouncedAtTheEndOfTheDragAsksForItsLandingAtOnce() {
@@ -137,7 +173,7 @@ struct PrefetchCoordinatorTests {
         // And when the list comes to rest, the others ask at high priority again
         fixture.coordinator.scrollViewDidEndFling()
         fixture.scroll(to: 10_020, after: .seconds(1))
-        fixture.scroll(to: 10_020)
+        fixture.scroll(to: 10_020, after: .milliseconds(50))
         for (path, request) in requests where path != top {
             #expect(request.priority == .high, "\(path)")
         }

@@ -61,6 +61,37 @@ struct SampledLayoutTests {
         #expect(sampled.itemPaths(in: Rect(x: 0, y: 0, width: 10, height: 40)) == [ItemPath(item: 0, section: 0)])
     }
 
+    @Test func rowsOutOfPathOrderAndRepeatedReportsAreKeptAsReported() {
+        // Given a masonry of two columns whose items' tops are not in path
+        // order, reported shuffled, one item twice (the later report wins)
+        var random = SeededRandom(seed: 7)
+        var tops = [0.0, 0.0]
+        var truth: [ItemFrame] = []
+        for item in 0..<200 {
+            let column = item % 2
+            let height = 50 + Double.random(in: 0..<1, using: &random) * 250
+            truth.append(
+                ItemFrame(
+                    path: ItemPath(item: item, section: 0),
+                    frame: Rect(x: Double(column) * 100, y: tops[column], width: 100, height: height)))
+            tops[column] += height
+        }
+        let stale = ItemFrame(path: ItemPath(item: 40, section: 0), frame: Rect(x: 0, y: 1, width: 100, height: 1))
+        let reported = [stale] + truth.shuffled(using: &random)
+        let height = tops.max()!
+        let sampled = SampledLayout(
+            contentSize: Size(width: 200, height: height), itemCounts: [200],
+            band: Rect(x: 0, y: 0, width: 200, height: height), reported: reported)
+        // Then every rectangle holds the items whose frames meet it, ascending, at their frames
+        for _ in 0..<100 {
+            let y = Double.random(in: 0..<1, using: &random) * height
+            let rect = Rect(x: 0, y: y, width: 200, height: Double.random(in: 1..<600, using: &random))
+            let expected = truth.filter { $0.frame.intersects(rect) }.map(\.path)
+            #expect(sampled.itemPaths(in: rect) == expected, "seed 7, rect \(rect)")
+        }
+        for item in truth { #expect(sampled.frame(at: item.path) == item.frame) }
+    }
+
     @Test func theSourceIsAskedAgainOnlyNearTheEdgeOfTheSample() {
         // Given a coordinator over a source that counts its frame queries
         let source = CountingLayoutSource(layout: ListLayout(width: 390, rowHeight: 100, rowCount: 10_000))

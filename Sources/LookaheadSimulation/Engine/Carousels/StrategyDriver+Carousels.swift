@@ -115,11 +115,8 @@ extension StrategyDriver {
     /// apart), and the nested planner's prefetches and cancels are performed.
     mutating func planCarousels(at time: Duration, frame: FrameVisibility.Frame, velocity: Double) {
         guard var nested, let feed = visibility.feed else { return }
-        // The cells' requests are re-ranked with the frame before's plan, as the coordinators do.
-        var ranked = CoordinatorCore<NestedItemPath>.Actions()
-        let shown = Set(frame.paths.map { NestedItemPath(row: $0.section, item: $0.item) })
-        nestedRequests.rank({ nested.displayPriority(for: $0) }, isOnScreen: shown.contains, into: &ranked)
         var scrolls: [NestedPrefetchPlanner.CarouselScroll] = []
+        var carouselMoved = false
         var lastRow: Int?
         for path in frame.paths where path.section != lastRow {
             let row = path.section
@@ -127,13 +124,20 @@ extension StrategyDriver {
             guard case .carousel = feed.feed.rows[row] else { continue }
             let offset = visibility.rowOffset(ofRow: row, at: time)
             let previous = time >= frameDuration ? visibility.rowOffset(ofRow: row, at: time - frameDuration) : offset
+            carouselMoved = carouselMoved || offset != previous
             scrolls.append(
                 NestedPrefetchPlanner.CarouselScroll(
                     row: row, offset: offset, velocity: (offset - previous) / (frameDuration / .seconds(1))))
         }
-        let update = nested.update(
-            ScrollFrame(visibleRect: frame.rect, velocity: velocity, time: time), carousels: scrolls,
-            loadQueue: loader.loadQueue)
+        // A frame the coordinator would only track: neither due nor a carousel's report.
+        let scrollFrame = ScrollFrame(visibleRect: frame.rect, velocity: velocity, time: time)
+        guard carouselMoved || nestedCadence.isDue(scrollFrame) else { return }
+        nestedCadence.planned(scrollFrame)
+        // The cells' requests are re-ranked with the frame before's plan, as the coordinators do.
+        var ranked = CoordinatorCore<NestedItemPath>.Actions()
+        let shown = Set(frame.paths.map { NestedItemPath(row: $0.section, item: $0.item) })
+        nestedRequests.rank({ nested.displayPriority(for: $0) }, isOnScreen: shown.contains, into: &ranked)
+        let update = nested.update(scrollFrame, carousels: scrolls, loadQueue: loader.loadQueue)
         self.nested = nested
         // What is on screen is consumed, as the nested coordinator consumes it.
         let visible = frame.paths.map { NestedItemPath(row: $0.section, item: $0.item) }
@@ -167,9 +171,7 @@ extension StrategyDriver {
                     feed: feed.feed, policy: .adaptiveRows(for: policy), carouselPolicy: .adaptiveCarousel(for: policy))
             )
         } else {
-            var core = PrefetchCoordinatorCore(policy: .adaptive(policy))
-            core.datesPrefetches = datesPrefetches
-            coordinator = core
+            usePolicy(.adaptive(policy))
         }
     }
 }
