@@ -69,25 +69,29 @@ struct PrefetchCoordinatorTests {
         fixture.scroll(to: 10_000)
         fixture.scroll(to: 10_000, after: .seconds(1))
         func lastPlannedY() -> Double? { fixture.coordinator.planner.lastFrame?.visibleRect.minY }
+        /// Frames 8 ms apart, `step` points each, numbered from `y`.
+        func crawl(from y: Double, by step: Double, frames: ClosedRange<Int>) {
+            for frame in frames { fixture.scroll(to: y + step * Double(frame), after: .milliseconds(8)) }
+        }
         // When a scroll at 1,062.5 pt/s starts, 8.5 pt every 8 ms
-        fixture.scroll(to: 10_008.5, after: .milliseconds(8))
+        crawl(from: 10_000, by: 8.5, frames: 1...1)
         // Then its first frame is planned (its speed changed by more than a twentieth of the 844-pt screen per 50 ms)
         #expect(lastPlannedY() == 10_008.5)
         // And the next ones, at the same speed, are not until they moved a twentieth of a screen from it
-        for step in 2...5 { fixture.scroll(to: 10_000 + 8.5 * Double(step), after: .milliseconds(8)) }
+        crawl(from: 10_000, by: 8.5, frames: 2...5)
         #expect(lastPlannedY() == 10_008.5)
-        fixture.scroll(to: 10_051, after: .milliseconds(8))
+        crawl(from: 10_000, by: 8.5, frames: 6...6)
         #expect(lastPlannedY() == 10_051)
 
         // And when, after a rest, a slow scroll starts (400 pt/s, 3.2 pt every 8 ms)
         fixture.scroll(to: 20_000, after: .seconds(1))
         fixture.scroll(to: 20_000, after: .seconds(1))
         #expect(lastPlannedY() == 20_000)
-        for step in 1...6 { fixture.scroll(to: 20_000 + 3.2 * Double(step), after: .milliseconds(8)) }
+        crawl(from: 20_000, by: 3.2, frames: 1...6)
         // Then it is not planned within 50 ms of the last planned frame, and is after
         #expect(lastPlannedY() == 20_000)
-        fixture.scroll(to: 20_022.4, after: .milliseconds(8))
-        #expect(lastPlannedY() == 20_022.4)
+        crawl(from: 20_000, by: 3.2, frames: 7...7)
+        #expect(lastPlannedY() == 20_000 + 3.2 * 7)
     }
 
     @Test func aFlingAnnouncedAtTheEndOfTheDragAsksForItsLandingAtOnce() {
