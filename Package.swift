@@ -10,9 +10,11 @@ let strictSettings: [SwiftSetting] = [
 
 /// Everything beyond the library: the command-line tool's parser and logging,
 /// the feed server (Hummingbird), the HTTP loader (AsyncHTTPClient) and the
-/// tests that use them. On by default, so that `swift run lookahead simulate`
-/// and `swift test` work from a clone; an app turns it off with `traits: []`
-/// and then resolves swift-collections only (`Scripts/check-consumer.sh`).
+/// tests that use them. Off by default, so that an app that adds the package
+/// (from Xcode or SwiftPM, with no option set) resolves swift-collections and
+/// nothing else (`Scripts/check-consumer.sh`); from a clone, turn it on:
+/// `swift run --traits Tools lookahead simulate`, `swift test --traits Tools`.
+/// Without it the tools' targets build empty.
 let tools: TargetDependencyCondition? = .when(traits: ["Tools"])
 
 let package = Package(
@@ -31,7 +33,7 @@ let package = Package(
             name: "Tools",
             description: "The lookahead tool, feed server, HTTP loader, demo and their tests (not needed by apps)."
         ),
-        .default(enabledTraits: ["Tools"]),
+        .default(enabledTraits: []),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),

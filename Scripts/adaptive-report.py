@@ -63,7 +63,7 @@ def main():
     parser.add_argument("--binary", default=".build/release/lookahead", help="the lookahead binary (release build)")
     arguments = parser.parse_args()
     if not os.path.exists(arguments.binary):
-        sys.exit(f"no binary at {arguments.binary}: run `swift build -c release` first, or pass --binary")
+        sys.exit(f"no binary at {arguments.binary}: run `swift build -c release --traits Tools` first, or pass --binary")
 
     rows = []
     findings = []

@@ -73,7 +73,9 @@ if [ "${1:-}" = "--self-test" ]; then
     plant "a public name that collides with SwiftUI's" "is ambiguous for type lookup" \
         "printf 'public struct GridItem {}\n' > Sources/Lookahead/Planted.swift"
     plant "a README snippet calling a method that does not exist" "README.md:[0-9]+:[0-9]+: error:" \
-        "sed -i '0,/requestDisplay(at:/s//requestDisplays(at:/' README.md"
+        "sed -i '0,/requestDisplay(of:/s//requestDisplays(of:/' README.md"
+    plant "a doc-comment snippet calling a method that does not exist" "AsyncFetcher.swift:[0-9]+:[0-9]+: error:" \
+        "sed -i '0,/^\\(\\s*\\/\\/\\/.*\\)fetcher\\.value(for:/s//\\1fetcher.values(for:/' Sources/Lookahead/Fetching/AsyncFetcher.swift"
     plant "iOS 18 API used without @available (the deployment target is iOS 16)" "is only available in iOS 18" \
         "sed -i '0,/@available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, \*)/s///' Sources/LookaheadSwiftUI/View+LookaheadScrolling.swift"
     plant "a warning nobody accepted" "warning not accepted" \
@@ -180,6 +182,16 @@ for folder in "${folders[@]}"; do
         -swift-version 6 -module-name Snippets "${files[@]}"
 done
 echo "check-apple: the Swift snippets of ${#documents[@]} documents type-check"
+
+# Doc comments: the code blocks of the public declarations an app reads in Xcode's Quick Help.
+mapfile -t app_sources < <(for name in "${app_modules[@]}"; do sources_of "Sources/$name"; done)
+mapfile -t folders < <(python3 "$here/apple-check/generate.py" doccomments "$work/doc-comments" "${app_sources[@]}")
+for folder in "${folders[@]}"; do
+    mapfile -t files < <(sources_of "$folder")
+    swiftc_checked "snippets of doc comments" -typecheck -parse-as-library "${ios_flags[@]}" \
+        -swift-version 6 -module-name DocSnippets "${files[@]}"
+done
+echo "check-apple: the code blocks of the doc comments of ${#app_sources[@]} files type-check"
 
 # Warnings: each one read and accepted above, or the check fails.
 unaccepted=0

@@ -1,24 +1,25 @@
 #!/usr/bin/env bash
-# What an app pays for Lookahead: creates a scratch package that depends on
-# the `Lookahead` product of this checkout the way the README's install line
-# does (`traits: []`), resolves it, lists what it pinned, builds and runs a
-# three-line program. Fails unless swift-collections is the only package
-# resolved besides Lookahead itself.
+# What an app pays for Lookahead: creates scratch packages that depend on the
+# `Lookahead` product of this checkout as an app does — the README's plain
+# install line (no traits named: the package's defaults, which Xcode's *Add
+# Package Dependencies…* also starts from) and one with `traits: []` —
+# resolves each, lists what it pinned, and builds and runs a three-line
+# program with the plain one. Fails unless swift-collections is the only
+# package either resolves besides Lookahead itself.
 #
-#   Scripts/check-consumer.sh [--keep] [--also-default-traits]
+#   Scripts/check-consumer.sh [--keep] [--also-tools]
 #
-# --also-default-traits also resolves a second consumer that leaves the
-# traits out (SwiftPM then enables the default `Tools` trait) and prints what
-# that one pins, for comparison; it does not build it.
+# --also-tools also resolves a consumer that turns the `Tools` trait on and
+# prints what that one pins, for comparison; it does not build it.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 keep=0
-also_default=0
+also_tools=0
 for arg in "$@"; do
     case $arg in
         --keep) keep=1 ;;
-        --also-default-traits) also_default=1 ;;
-        *) echo "check-consumer: unknown option '$arg' (options: --keep, --also-default-traits)" >&2; exit 2 ;;
+        --also-tools) also_tools=1 ;;
+        *) echo "check-consumer: unknown option '$arg' (options: --keep, --also-tools)" >&2; exit 2 ;;
     esac
 done
 
@@ -57,32 +58,38 @@ pinned() { # dir: the packages SwiftPM checked out or referenced, one per line
     swift package --package-path "$1" show-dependencies --format flatlist 2>/dev/null | sort -u
 }
 
-echo "check-consumer: a package depending on the Lookahead product (traits: []) in $scratch/lean"
-make_consumer "$scratch/lean" ', traits: []'
-swift package --package-path "$scratch/lean" resolve >/dev/null
-deps=$(pinned "$scratch/lean")
-echo "resolved:"
-echo "$deps" | sed 's/^/  /'
-others=$(echo "$deps" | grep -v -x -e "$identity" -e swift-collections || true)
-if [ -n "$others" ]; then
-    echo "check-consumer: FAIL: the consumer resolved more than swift-collections:" >&2
-    echo "$others" | sed 's/^/  /' >&2
-    exit 1
-fi
-swift build --package-path "$scratch/lean" 2>&1 | tail -1
-output=$("$(swift build --package-path "$scratch/lean" --show-bin-path)/Consumer")
+check_resolves_collections_only() { # dir traits-clause label
+    echo "check-consumer: a package depending on the Lookahead product ($3) in $1"
+    make_consumer "$1" "$2"
+    swift package --package-path "$1" resolve >/dev/null
+    deps=$(pinned "$1")
+    echo "resolved:"
+    echo "$deps" | sed 's/^/  /'
+    others=$(echo "$deps" | grep -v -x -e "$identity" -e swift-collections || true)
+    if [ -n "$others" ]; then
+        echo "check-consumer: FAIL: the consumer ($3) resolved more than swift-collections:" >&2
+        echo "$others" | sed 's/^/  /' >&2
+        exit 1
+    fi
+}
+
+check_resolves_collections_only "$scratch/plain" '' "a plain dependency, no traits named"
+check_resolves_collections_only "$scratch/lean" ', traits: []' "traits: []"
+
+swift build --package-path "$scratch/plain" 2>&1 | tail -1
+output=$("$(swift build --package-path "$scratch/plain" --show-bin-path)/Consumer")
 echo "the program printed: $output"
 if [ "$output" != "item 7" ]; then
     echo "check-consumer: FAIL: expected 'item 7'" >&2
     exit 1
 fi
 
-if [ "$also_default" = 1 ]; then
+if [ "$also_tools" = 1 ]; then
     echo
-    echo "for comparison, a consumer that leaves the traits out (default traits on):"
-    make_consumer "$scratch/default" ''
-    swift package --package-path "$scratch/default" resolve >/dev/null
-    deps=$(pinned "$scratch/default")
+    echo "for comparison, a consumer that turns the Tools trait on:"
+    make_consumer "$scratch/tools" ', traits: ["Tools"]'
+    swift package --package-path "$scratch/tools" resolve >/dev/null
+    deps=$(pinned "$scratch/tools")
     echo "  $(echo "$deps" | grep -v -x "$identity" | wc -l) packages: $(echo "$deps" | grep -v -x "$identity" | tr '\n' ' ')"
 fi
-echo "check-consumer: OK (swift-collections only)"
+echo "check-consumer: OK (swift-collections only, with and without traits named)"

@@ -24,7 +24,7 @@ command -v tmux >/dev/null 2>&1 || fail "tmux is not installed"
 if [ $# -ge 1 ]; then
     binary=$1
 else
-    swift build --scratch-path .build-demo --product lookahead >&2
+    swift build --traits Tools --scratch-path .build-demo --product lookahead >&2
     binary="$(swift build --scratch-path .build-demo --show-bin-path)/lookahead"
 fi
 [ -x "$binary" ] || fail "no executable at '$binary'"

@@ -9,7 +9,7 @@ growth reaches --limit-mb, or if a request failed in an unexpected way.
 
 Usage: Scripts/server-memory-check.py [path/to/lookahead]
            [--requests 300] [--latency-ms 6000] [--bytes 1048576] [--limit-mb 100]
-Without a path it uses the release build (`swift build -c release --show-bin-path`).
+Without a path it uses the release build (`swift build -c release --traits Tools --show-bin-path`).
 Only loopback traffic; bounded in count (at most 2,000 requests) and time.
 """
 

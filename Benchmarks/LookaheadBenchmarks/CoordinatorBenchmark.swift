@@ -264,6 +264,7 @@ struct FlatListDriver: CoordinatorBenchmarkDriver {
     var visible: Set<ItemPath> = []
     var appeared: [ItemPath] = []
     var departed: [ItemPath] = []
+    var cells = BenchmarkCells<ItemPath>()
 
     init(fetcher: AsyncFetcher<Int, Int>, policy: PrefetchPolicy, layout: some CollectionLayout) {
         self.layout = layout
@@ -274,8 +275,8 @@ struct FlatListDriver: CoordinatorBenchmarkDriver {
 
     mutating func show(_ frame: CoordinatorScrollFrame, at time: Duration) {
         frame.report(to: coordinator, at: time)
-        for path in appeared { coordinator.requestDisplay(at: path) { _ in } }
-        for path in departed { coordinator.didEndDisplayingItem(at: path) }
+        for path in appeared { coordinator.requestDisplay(at: path, for: cells.dequeue(for: path)) { _ in } }
+        for path in departed { coordinator.didEndDisplaying(cells.reuse(at: path)) }
     }
 
     mutating func prepare(_ frame: CoordinatorScrollFrame) {
@@ -316,6 +317,7 @@ struct NestedFeedDriver: CoordinatorBenchmarkDriver {
     let layout: CarouselFeedLayout
     let rowTops: [Double]
     var links: [Int: NestedCollectionLink<Int, Int>] = [:]
+    var cells = BenchmarkCells<NestedItemPath>()
     var visibleItems: Set<NestedItemPath> = []
     var frameCount = 0
     var rowsOnScreen: [Int] = []
@@ -356,8 +358,10 @@ struct NestedFeedDriver: CoordinatorBenchmarkDriver {
                 now.insert(NestedItemPath(row: row, item: item))
             }
         }
-        for path in now.subtracting(visibleItems) { coordinator.requestDisplay(at: path) { _ in } }
-        for path in visibleItems.subtracting(now) { coordinator.didEndDisplayingItem(at: path) }
+        for path in now.subtracting(visibleItems) {
+            coordinator.requestDisplay(at: path, for: cells.dequeue(for: path)) { _ in }
+        }
+        for path in visibleItems.subtracting(now) { coordinator.didEndDisplaying(cells.reuse(at: path)) }
         visibleItems = now
         for (row, link) in links where !rows.contains(row) {
             coordinator.unregisterNested(link)
@@ -393,5 +397,27 @@ extension PrefetchPolicy {
     var isSystem: Bool {
         if case .system = kind { return true }
         return false
+    }
+}
+
+/// The cells a benchmark's view shows, reused as a collection view's are:
+/// a display request belongs to its cell.
+struct BenchmarkCells<Path: Hashable> {
+    final class Cell {}
+    private var shown: [Path: Cell] = [:]
+    private var pool: [Cell] = []
+
+    /// A cell for `path`: one that left the screen, or a new one.
+    mutating func dequeue(for path: Path) -> Cell {
+        let cell = pool.popLast() ?? Cell()
+        shown[path] = cell
+        return cell
+    }
+
+    /// The cell that showed `path`, back in the pool.
+    mutating func reuse(at path: Path) -> Cell {
+        let cell = shown.removeValue(forKey: path) ?? Cell()
+        pool.append(cell)
+        return cell
     }
 }

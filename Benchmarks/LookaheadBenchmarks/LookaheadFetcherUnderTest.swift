@@ -33,7 +33,7 @@ struct LookaheadFetcherUnderTest: FetcherUnderTest {
 
     func cancel(_ key: Int) {
         ledger.recordCancel(of: key)
-        fetcher.cancelFetch(key)
+        fetcher.cancelPrefetching(for: key)
     }
 
     func fetchedData(for key: Int) -> Payload? {

@@ -17,7 +17,9 @@ public struct Story: Identifiable, Hashable, Sendable {
 public struct Photo: Identifiable, Hashable, Sendable {
     public let id: Int
 }
-public struct Thumbnail: Sendable {}
+public struct Thumbnail: Sendable {
+    public init() {}
+}
 public struct StoriesResponse: Sendable {
     public let stories: [Story]
     public let total: Int
@@ -86,4 +88,33 @@ extension Item: Decodable {
 extension ThumbnailView {
     /// A thumbnail, or its placeholder.
     public init(_ thumbnail: Thumbnail?) { self.init(id: 0, fetcher: AsyncFetcher { _ in Thumbnail() }) }
+}
+
+// A paged feed of posts, and the pager and HTTP loader the paging snippets use.
+public struct Post: Identifiable, Hashable, Sendable {
+    public let id: Int
+}
+@MainActor public var pager: Pager<Item>! = nil
+extension API {
+    /// The URL of the page `request` asks for.
+    public func postsURL(for request: PageRequest) -> URL { URL(string: "https://example.com/posts")! }
+    /// The page of posts in `data`.
+    public func page(decoding data: Data, for request: PageRequest) throws -> Page<Post> { Page(items: []) }
+}
+@MainActor public var dataSource: UICollectionViewDiffableDataSource<Int, Item.ID>! = nil
+
+// What doc comments' snippets name in passing: a data source's index paths,
+// a frame's time, a drag's target, a file to write.
+@MainActor public var indexPaths: [IndexPath] = []
+@MainActor public var now = Duration.zero
+@MainActor public var target = CGPoint.zero
+@MainActor public var url = URL(fileURLWithPath: "/tmp/out")
+@MainActor public var thumbnailsPath = NSTemporaryDirectory() + "thumbnails"
+extension API {
+    /// An image's encoded bytes, at a size.
+    public func image(_ id: Int, size: Int) async throws -> Data { Data() }
+}
+extension Thumbnail {
+    /// A thumbnail decoded from PNG bytes.
+    public init(png: [UInt8]) throws { self.init() }
 }

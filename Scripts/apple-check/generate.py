@@ -19,6 +19,13 @@
                                                deliberately partial sketch)
       A document's `import` lines hold for all its blocks. Diagnostics point at the
       Markdown file's own lines (#sourceLocation).
+
+  generate.py doccomments OUT_DIR SWIFT_FILE...
+      Every ``` code block in a `///` doc comment of a public declaration of
+      each SWIFT_FILE, as `snippets` does for Markdown (the same markers, as
+      `/// <!-- snippet: ... -->` lines, which DocC does not render), with every
+      module an app imports beside Lookahead in scope. Diagnostics point at the
+      Swift file's own lines.
 """
 import glob
 import json
@@ -58,12 +65,12 @@ def names(graph_dir, out, modules):
     print(f"names: {total} public top-level types of {', '.join(modules)}", file=sys.stderr)
 
 
-def blocks(path):
-    """Yields (line of the block's first code line, mode, reason, code lines)."""
-    lines = open(path).read().split("\n")
+def fenced(lines, where, is_open):
+    """Yields (index of the block's first code line, mode, reason, code lines)
+    for each fenced block of `lines`; `where(i)` names line i for an error."""
     i = 0
     while i < len(lines):
-        if lines[i].strip() == "```swift":
+        if is_open(lines[i].strip()):
             mode, reason = "statements", None
             j = i - 1
             while j >= 0 and not lines[j].strip():
@@ -72,8 +79,8 @@ def blocks(path):
             if match:
                 mode, reason = match.group(1), match.group(2)
                 if mode == "skip" and not reason:
-                    sys.exit(f"{path}:{j + 1}: a skipped snippet says why: <!-- snippet: skip: REASON -->")
-            start = i + 2
+                    sys.exit(f"{where(j)}: a skipped snippet says why: <!-- snippet: skip: REASON -->")
+            start = i + 1
             code = []
             i += 1
             while i < len(lines) and lines[i].strip() != "```":
@@ -81,6 +88,78 @@ def blocks(path):
                 i += 1
             yield start, mode, reason, code
         i += 1
+
+
+def blocks(path):
+    """Yields (line of the block's first code line, mode, reason, code lines)."""
+    lines = open(path).read().split("\n")
+    for start, mode, reason, code in fenced(lines, lambda j: f"{path}:{j + 1}", lambda line: line == "```swift"):
+        yield start + 1, mode, reason, code
+
+
+DOC_LINE = re.compile(r"^\s*/// ?(.*)$")
+PUBLIC = re.compile(r"\b(public|open)\b")
+APP_IMPORTS = ["Foundation", "UIKit", "SwiftUI", "Observation", "Lookahead", "LookaheadUIKit", "LookaheadSwiftUI",
+               "LookaheadURLSession"]
+
+
+def doc_comment_blocks(path):
+    """Yields (line of the block's first code line, mode, reason, code lines) for
+    the fenced blocks of the doc comments of public declarations."""
+    lines = open(path).read().split("\n")
+    i = 0
+    while i < len(lines):
+        if not DOC_LINE.match(lines[i]):
+            i += 1
+            continue
+        start = i
+        while i < len(lines) and DOC_LINE.match(lines[i]):
+            i += 1
+        # The declaration the comment documents: past its attributes.
+        j = i
+        while j < len(lines) and lines[j].strip().startswith("@"):
+            j += 1
+        if j >= len(lines) or not PUBLIC.search(lines[j]):
+            continue
+        text = [DOC_LINE.match(line).group(1) for line in lines[start:i]]
+        where = lambda j, start=start: f"{path}:{start + j + 1}"
+        for first, mode, reason, code in fenced(text, where, lambda line: line.startswith("```")):
+            yield start + first + 1, mode, reason, code
+
+
+def doccomments(out_dir, files):
+    counts = {"statements": 0, "declarations": 0, "skip": 0}
+    root = os.getcwd()
+    folder = os.path.join(out_dir, "doc_comments")
+    written = 0
+    for path in files:
+        source = os.path.relpath(path, root)
+        for start, mode, reason, code in doc_comment_blocks(path):
+            counts[mode] += 1
+            if mode == "skip":
+                print(f"snippets: {source}:{start - 1}: skipped ({reason})", file=sys.stderr)
+                continue
+            text = [f"import {m}" for m in APP_IMPORTS] + ["import SnippetContext", ""]
+            if mode == "statements":
+                text.append(f"@MainActor func docSnippet{written}() async throws {{")
+            text.append(f'#sourceLocation(file: "{source}", line: {start})')
+            text += code
+            text.append("#sourceLocation()")
+            if mode == "statements":
+                text.append("}")
+            # Statements share one module (each in a function of its own);
+            # declarations get one each, so that two blocks' names never clash.
+            sub = folder if mode == "statements" else os.path.join(out_dir, f"doc_comment_declarations{written}")
+            os.makedirs(sub, exist_ok=True)
+            open(os.path.join(sub, f"Snippet{written}.swift"), "w").write("\n".join(text) + "\n")
+            if sub != folder:
+                print(sub)
+            written += 1
+    if os.path.isdir(folder):
+        print(folder)
+    print(
+        f"doc comments: {counts['statements']} statement blocks, {counts['declarations']} declaration blocks, "
+        f"{counts['skip']} skipped", file=sys.stderr)
 
 
 def snippets(out_dir, documents):
@@ -124,5 +203,7 @@ if __name__ == "__main__":
         names(sys.argv[2], sys.argv[3], sys.argv[4:])
     elif len(sys.argv) >= 3 and sys.argv[1] == "snippets":
         snippets(sys.argv[2], sys.argv[3:])
+    elif len(sys.argv) >= 3 and sys.argv[1] == "doccomments":
+        doccomments(sys.argv[2], sys.argv[3:])
     else:
         sys.exit(__doc__)

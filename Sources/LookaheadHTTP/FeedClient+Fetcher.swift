@@ -1,5 +1,6 @@
 // An AsyncFetcher of feed items over a FeedClient, with retries.
 
+#if Tools
 public import Lookahead
 
 extension FeedClient {
@@ -27,3 +28,4 @@ extension FeedClient {
         }
     }
 }
+#endif

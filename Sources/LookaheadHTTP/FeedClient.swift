@@ -1,3 +1,4 @@
+#if Tools
 public import Foundation
 public import Lookahead
 
@@ -110,3 +111,4 @@ public struct FeedClient: Sendable {
         }
     }
 }
+#endif

@@ -1,4 +1,5 @@
 /// A story of the feed API, with Hacker News's field names.
+#if Tools
 public struct FeedItem: Codable, Sendable, Hashable, Identifiable {
     /// The item's id.
     public var id: Int
@@ -30,3 +31,4 @@ public struct FeedItem: Codable, Sendable, Hashable, Identifiable {
         self.type = type
     }
 }
+#endif

@@ -1,4 +1,5 @@
 /// One page of the feed's ids: `GET /v0/topstories.json?offset=O&limit=L`.
+#if Tools
 public struct FeedPage: Codable, Sendable, Hashable {
     /// The ids of positions `offset ..< offset + ids.count`.
     public var ids: [Int]
@@ -17,3 +18,4 @@ public struct FeedPage: Codable, Sendable, Hashable {
         self.total = total
     }
 }
+#endif

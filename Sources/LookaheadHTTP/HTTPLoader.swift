@@ -1,3 +1,4 @@
+#if Tools
 import AsyncHTTPClient
 public import Foundation
 public import Logging
@@ -237,3 +238,4 @@ public final class HTTPLoader: Sendable {
         return HTTPLoaderError.transport(subject: subject, reason: "\(error)")
     }
 }
+#endif

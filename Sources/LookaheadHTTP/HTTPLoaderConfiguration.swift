@@ -1,4 +1,5 @@
 /// Limits of an ``HTTPLoader``.
+#if Tools
 public struct HTTPLoaderConfiguration: Sendable, Hashable {
     /// The longest a request may take, from sending it to the last byte of
     /// the body (a deadline, not an idle timeout).
@@ -25,3 +26,4 @@ public struct HTTPLoaderConfiguration: Sendable, Hashable {
         self.maximumConnections = maximumConnections
     }
 }
+#endif

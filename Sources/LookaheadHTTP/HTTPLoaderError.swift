@@ -1,3 +1,4 @@
+#if Tools
 public import Lookahead
 
 /// Why an ``HTTPLoader`` request failed, naming the item or URL.
@@ -103,3 +104,4 @@ public struct TransientHTTPLoaderError: TransientError, Sendable, Hashable, Cust
 
     public var description: String { error.description }
 }
+#endif

@@ -5,9 +5,10 @@ public import Lookahead
 
 /// A collection view data source and delegate as an app writes them over a
 /// ``PrefetchCoordinator``: each cell shows its item's value from the cache
-/// at once, or asks for it with a display request whose completion checks
-/// the cell still shows that item; the display calls go to the coordinator
-/// as `LookaheadUIKit`'s delegate proxy sends them.
+/// at once, or asks for it with a display request that belongs to the cell
+/// (its completion shows what it gets, unchecked: the soak checks it was the
+/// cell's item's); the display calls go to the coordinator as
+/// `LookaheadUIKit`'s delegate proxy sends them.
 @MainActor
 package final class CoordinatedDataSource<Value: Sendable>: CollectionViewDataSource, CollectionViewDelegate {
     package static var reuseIdentifier: String { "item" }
@@ -38,11 +39,10 @@ package final class CoordinatedDataSource<Value: Sendable>: CollectionViewDataSo
         let key = keys[indexPath.item]
         cell.representedIdentifier = key
         cell.configure(with: fetcher.fetchedData(for: key))
-        coordinator?.requestDisplay(at: indexPath) { [weak cell] result in
-            guard let cell, cell.representedIdentifier == AnyHashable(key), case .success(let value) = result else {
-                return
-            }
-            cell.configure(with: value)
+        // As the README's cell: no check of which item the cell shows when
+        // the value lands — the request is the cell's, for this key.
+        coordinator?.requestDisplay(at: indexPath, for: cell) { [weak cell] result in
+            if case .success(let value) = result { cell?.configure(with: value) }
         }
         return cell
     }
@@ -50,13 +50,13 @@ package final class CoordinatedDataSource<Value: Sendable>: CollectionViewDataSo
     package func collectionView(
         _ collectionView: CollectionView, willDisplay cell: Cell, forItemAt indexPath: ItemPath
     ) {
-        coordinator?.willDisplayItem(at: indexPath)
+        coordinator?.willDisplay(cell, at: indexPath)
     }
 
     package func collectionView(
         _ collectionView: CollectionView, didEndDisplaying cell: Cell, forItemAt indexPath: ItemPath
     ) {
-        coordinator?.didEndDisplayingItem(at: indexPath)
+        coordinator?.didEndDisplaying(cell)
     }
 
     /// The visible cells that are blank and have no display request waiting

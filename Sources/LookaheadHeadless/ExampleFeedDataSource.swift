@@ -63,11 +63,14 @@ public final class ExampleFeedDataSource<ID: Hashable & Sendable, Value: Sendabl
     /// Makes a cell's display request for the item at a path: `nil` (the
     /// default) asks ``fetcher`` at `.high`. Set it to route the requests
     /// through a ``PrefetchCoordinator`` that plans this view's prefetches —
-    /// `{ path, completion in coordinator.requestDisplay(at: path, completion: completion) }`
+    /// `{ path, cell, completion in coordinator.requestDisplay(at: path, for: cell, completion: completion) }`
     /// — which asks at the planner's priority and lowers a request a fling
     /// carries away. A `nil` request leaves the cell blank.
     public var displayRequester:
-        (@MainActor (ItemPath, @escaping @MainActor @Sendable (Result<Value, any Error>) -> Void) -> FetchTask?)?
+        (
+            @MainActor (ItemPath, Cell, @escaping @MainActor @Sendable (Result<Value, any Error>) -> Void) ->
+                FetchTask?
+        )?
 
     /// Creates a data source for `models`, loading values with `fetcher`.
     public init(models: [ID], fetcher: AsyncFetcher<ID, Value>) {
@@ -124,7 +127,7 @@ public final class ExampleFeedDataSource<ID: Hashable & Sendable, Value: Sendabl
         for index in sorted.reversed() {
             let identifier = models.remove(at: index)
             prefetched.remove(identifier)
-            fetcher.cancelFetch(identifier)
+            fetcher.cancelPrefetching(for: identifier)
         }
         return sorted.map { ItemPath(item: $0, section: 0) }
     }
@@ -148,7 +151,7 @@ public final class ExampleFeedDataSource<ID: Hashable & Sendable, Value: Sendabl
     /// Withdraws every prefetch first: the reload's cancels will name index
     /// paths of the old items, which the new ones no longer match.
     public func replaceModels(with identifiers: [ID]) {
-        for identifier in prefetched { fetcher.cancelFetch(identifier) }
+        for identifier in prefetched { fetcher.cancelPrefetching(for: identifier) }
         prefetched.removeAll()
         models = identifiers
     }
@@ -162,7 +165,7 @@ public final class ExampleFeedDataSource<ID: Hashable & Sendable, Value: Sendabl
     ///
     /// - Complexity: O(p + c) for p prefetched items and c waiting cells.
     public func cancelAllRequests() {
-        for identifier in prefetched { fetcher.cancelFetch(identifier) }
+        for identifier in prefetched { fetcher.cancelPrefetching(for: identifier) }
         prefetched.removeAll()
         let pending = requests.values
         requests.removeAll()
@@ -222,9 +225,9 @@ public final class ExampleFeedDataSource<ID: Hashable & Sendable, Value: Sendabl
         }
         let request =
             if let displayRequester {
-                displayRequester(path, completion)
+                displayRequester(path, cell, completion)
             } else {
-                fetcher.fetchOnMainActor(identifier, priority: .high, completion: completion)
+                fetcher.requestDisplay(of: identifier, priority: .high, completion: completion)
             }
         if let request, request.isPending { requests[cellID] = request }
         return cell
@@ -240,7 +243,7 @@ public final class ExampleFeedDataSource<ID: Hashable & Sendable, Value: Sendabl
     func cancelPrefetching(_ paths: [ItemPath]) {
         for path in paths {
             guard let identifier = identifier(at: path), prefetched.remove(identifier) != nil else { continue }
-            fetcher.cancelFetch(identifier)
+            fetcher.cancelPrefetching(for: identifier)
         }
     }
 

@@ -58,7 +58,7 @@ public final class PagedDataSource<Item: Identifiable & Sendable> {
     /// Replaces the pager's `onChange`: the data source updates the view from it.
     public init(pager: Pager<Item>) {
         self.pager = pager
-        pager.updateOnMainActor { [weak self] in
+        pager.observeOnMainActor { [weak self] in
             guard let self, self.appliesChangesAutomatically else { return }
             self.applyChanges()
         }

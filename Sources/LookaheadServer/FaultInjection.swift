@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 package import Lookahead
 
@@ -143,3 +144,4 @@ extension FaultInjection {
         return .microseconds(Int64(microseconds.rounded()))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import Lookahead
 
@@ -83,3 +84,4 @@ extension FeedItemRecord {
         return FeedJSON.padded(plain: plain, empty: FeedJSON.encode(record), field: "text", to: bytes)
     }
 }
+#endif

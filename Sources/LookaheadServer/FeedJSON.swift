@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 
 /// The feed server's JSON bodies, encoded through `Codable`.
@@ -54,3 +55,4 @@ enum FeedJSON {
         }
     }
 }
+#endif

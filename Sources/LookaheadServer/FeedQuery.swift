@@ -1,3 +1,4 @@
+#if Tools
 import Hummingbird
 
 /// A request parameter that is missing or out of range: answered `400 Bad Request`.
@@ -54,3 +55,4 @@ struct FeedQuery {
         return id
     }
 }
+#endif

@@ -1,6 +1,7 @@
 // The feed server's routes: requests checked, then answered after their
 // latency and faults.
 
+#if Tools
 import Foundation
 import Hummingbird
 import Logging
@@ -283,3 +284,4 @@ extension FeedServer {
 
 /// Thrown by a response body cut short on purpose: Hummingbird then closes the connection.
 private struct TruncatedOnPurpose: Error {}
+#endif

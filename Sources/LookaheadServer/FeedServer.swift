@@ -1,3 +1,4 @@
+#if Tools
 public import Foundation
 import Hummingbird
 public import Logging
@@ -242,3 +243,4 @@ private final class PortPromise: Sendable {
         }
     }
 }
+#endif

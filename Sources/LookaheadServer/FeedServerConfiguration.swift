@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import Lookahead
 
@@ -71,3 +72,4 @@ public struct FeedServerConfiguration: Sendable {
         return url
     }
 }
+#endif

@@ -1,4 +1,5 @@
 /// Why a ``FeedServer`` could not start.
+#if Tools
 public enum FeedServerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The configuration is inconsistent; the message says which field and why.
     case invalidConfiguration(String)
@@ -15,3 +16,4 @@ public enum FeedServerError: Error, Sendable, Hashable, CustomStringConvertible 
         }
     }
 }
+#endif

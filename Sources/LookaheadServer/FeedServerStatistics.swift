@@ -1,4 +1,5 @@
 /// What a ``FeedServer`` has done since it started or its statistics were reset.
+#if Tools
 public struct FeedServerStatistics: Sendable, Hashable {
     /// Requests that reached a route.
     public var requests = 0
@@ -32,3 +33,4 @@ public struct FeedServerStatistics: Sendable, Hashable {
     /// Empty statistics.
     public init() {}
 }
+#endif

@@ -3,6 +3,7 @@
 /// Thumbnails only need to be valid and of a known size, not small, so the
 /// zlib stream uses stored (uncompressed) deflate blocks: no compressor to
 /// get wrong, and the byte count is a simple function of the size.
+#if Tools
 enum PNGEncoder {
     /// The eight bytes every PNG file starts with.
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
@@ -109,3 +110,4 @@ extension [UInt8] {
         appendBigEndian(PNGEncoder.crc32(typeAndData))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import Hummingbird
 
 /// Rejects requests the feed API never needs — a body, a huge URI — before
@@ -37,3 +38,4 @@ extension Response {
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: body))
     }
 }
+#endif

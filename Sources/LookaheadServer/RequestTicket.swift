@@ -1,3 +1,4 @@
+#if Tools
 import Lookahead
 
 /// The server's statistics and one request's part in them.
@@ -60,3 +61,4 @@ final class RequestTicket: Sendable {
         }
     }
 }
+#endif

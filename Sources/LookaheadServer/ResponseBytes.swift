@@ -5,6 +5,7 @@
 /// may be answered at once; a body built whole and then written pins all of
 /// it until the client has read it. Here the padding is a repeated pattern
 /// described by its length, so a response holds one chunk at a time.
+#if Tools
 struct ResponseBytes: Sendable, Equatable {
     /// A run of the body.
     enum Segment: Sendable, Equatable {
@@ -93,3 +94,4 @@ struct ResponseBytes: Sendable, Equatable {
     /// Every byte: for tests and small bodies.
     var allBytes: [UInt8] { bytes(in: 0..<count) }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import Lookahead
 
@@ -47,3 +48,4 @@ enum SeededRandom {
         return (-2 * Foundation.log(u1)).squareRoot() * Foundation.cos(2 * Double.pi * u2)
     }
 }
+#endif

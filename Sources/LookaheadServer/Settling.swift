@@ -4,6 +4,7 @@
 /// One place for a loop that is easy to get wrong: a cancelled task's
 /// `try? await sleep` returns at once, so a loop that ignores the error spins
 /// the CPU until its deadline. This one ends as soon as its task is cancelled.
+#if Tools
 package enum Settling {
     /// Polls `condition` every `interval` until it holds, `limit` has passed
     /// on `clock`, or the calling task is cancelled.
@@ -26,3 +27,4 @@ package enum Settling {
         return true
     }
 }
+#endif

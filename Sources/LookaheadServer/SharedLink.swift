@@ -1,3 +1,4 @@
+#if Tools
 import Lookahead
 
 /// One link of limited bandwidth that every response being sent shares.
@@ -42,3 +43,4 @@ final class SharedLink: Sendable {
         return end - now
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import Lookahead
 
 /// Tells the server's waiting requests that it is stopping.
@@ -75,3 +76,4 @@ final class StopSignal: Sendable {
 
 /// Thrown by a request's wait when the server stops.
 struct ServerStopping: Error {}
+#endif

@@ -3,31 +3,31 @@
 // say so). Compiled only where SwiftUI exists.
 
 #if canImport(SwiftUI)
-    import Lookahead
-    import SwiftUI
+import Lookahead
+import SwiftUI
 
-    extension View {
-        /// Tells the caches that trim on memory pressure when the scene goes
-        /// to the background; `lookaheadScrolling(_:)` and `FetchedContent`
-        /// apply it.
-        @MainActor
-        func trimmingCachesInTheBackground() -> some View {
-            modifier(BackgroundTrimming())
-        }
-    }
-
+extension View {
+    /// Tells the caches that trim on memory pressure when the scene goes
+    /// to the background; `lookaheadScrolling(_:)` and `FetchedContent`
+    /// apply it.
     @MainActor
-    private struct BackgroundTrimming: ViewModifier {
-        @Environment(\.scenePhase) private var scenePhase
+    func trimmingCachesInTheBackground() -> some View {
+        modifier(BackgroundTrimming())
+    }
+}
 
-        func body(content: Content) -> some View {
-            content.onChange(of: scenePhase) { phase in
-                switch phase {
-                case .background: MemoryPressureRegistry.shared.appDidEnterBackground()
-                case .active: MemoryPressureRegistry.shared.appDidBecomeActive()
-                default: break
-                }
+@MainActor
+private struct BackgroundTrimming: ViewModifier {
+    @Environment(\.scenePhase) private var scenePhase
+
+    func body(content: Content) -> some View {
+        content.onChange(of: scenePhase) { phase in
+            switch phase {
+            case .background: MemoryPressureRegistry.shared.appDidEnterBackground()
+            case .active: MemoryPressureRegistry.shared.appDidBecomeActive()
+            default: break
             }
         }
     }
+}
 #endif

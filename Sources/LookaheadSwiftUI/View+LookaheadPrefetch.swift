@@ -3,32 +3,35 @@
 // exists; an empty module elsewhere.
 
 #if canImport(SwiftUI)
-    public import Lookahead
-    public import SwiftUI
+public import Lookahead
+public import SwiftUI
 
-    extension View {
-        /// Reports this row, at `index` in the list, appearing and
-        /// disappearing to `prefetcher`, which prefetches the rows around
-        /// the visible ones (`ScrollViewPrefetcher`).
-        ///
-        /// ```swift
-        /// LazyVGrid(columns: columns) {
-        ///     ForEach(Array(photos.enumerated()), id: \.element.id) { index, photo in
-        ///         PhotoCell(photo: photo).lookaheadPrefetch(index, in: prefetcher)
-        ///     }
-        /// }
-        /// ```
-        @MainActor
-        public func lookaheadPrefetch(_ index: Int, in prefetcher: ScrollViewPrefetcher) -> some View {
-            onAppear { prefetcher.onAppear(index) }
-                .onDisappear { prefetcher.onDisappear(index) }
-        }
-
-        /// Reports this row, at `index`, to a `RowPrefetcher`, whose keys
-        /// are looked up on the main actor.
-        @MainActor
-        public func lookaheadPrefetch<Key, Value>(_ index: Int, in prefetcher: RowPrefetcher<Key, Value>) -> some View {
-            lookaheadPrefetch(index, in: prefetcher.rows)
-        }
+extension View {
+    /// Reports this row, at `index` in the list, appearing and
+    /// disappearing to `prefetcher`, which prefetches the rows around the
+    /// visible ones.
+    ///
+    /// <!-- snippet: declarations -->
+    /// ```swift
+    /// @MainActor
+    /// struct PhotoList: View {
+    ///     let photos: [Photo]
+    ///     let fetcher: AsyncFetcher<Photo.ID, Thumbnail>
+    ///     @State var rows: RowPrefetcher<Photo.ID, Thumbnail>
+    ///
+    ///     var body: some View {
+    ///         List(Array(photos.enumerated()), id: \.element.id) { index, photo in
+    ///             FetchedContent(photo.id, from: fetcher) { thumbnail in ThumbnailView(thumbnail) }
+    ///                 .lookaheadPrefetch(index, in: rows)
+    ///         }
+    ///     }
+    /// }
+    /// ```
+    @MainActor
+    public func lookaheadPrefetch<Key, Value>(_ index: Int, in prefetcher: RowPrefetcher<Key, Value>) -> some View {
+        let rows = prefetcher.rows
+        return onAppear { rows.onAppear(index) }
+            .onDisappear { rows.onDisappear(index) }
     }
+}
 #endif

@@ -4,24 +4,24 @@
 // only where UIKit exists.
 
 #if canImport(UIKit) && !os(watchOS)
-    import Lookahead
+import Lookahead
 
-    /// What the UIKit glue tells a coordinator, whatever its key and value
-    /// types: the proxy and the prefetch data source are Objective-C objects
-    /// and cannot be generic.
-    @MainActor
-    protocol UIKitForwarding: AnyObject, Sendable {
-        func scrollViewDidScroll(contentOffset: Point, viewportSize: Size, at time: Duration)
-        func scrollViewWillEndDragging(
-            velocity: Double, targetContentOffset: Point, contentOffset: Point, viewportSize: Size, at time: Duration)
-        func scrollViewWillAnimateScroll(
-            to targetContentOffset: Point, contentOffset: Point, viewportSize: Size, at time: Duration)
-        func scrollViewDidEndFling()
-        func willDisplayItem(at path: ItemPath)
-        func didEndDisplayingItem(at path: ItemPath)
-        func prefetchItems(at paths: [ItemPath])
-        func cancelPrefetchingForItems(at paths: [ItemPath])
-    }
+/// What the UIKit glue tells a coordinator, whatever its key and value
+/// types: the proxy and the prefetch data source are Objective-C objects
+/// and cannot be generic.
+@MainActor
+protocol UIKitForwarding: AnyObject, Sendable {
+    func scrollViewDidScroll(contentOffset: Point, viewportSize: Size, at time: Duration)
+    func scrollViewWillEndDragging(
+        velocity: Double, targetContentOffset: Point, contentOffset: Point, viewportSize: Size, at time: Duration)
+    func scrollViewWillAnimateScroll(
+        to targetContentOffset: Point, contentOffset: Point, viewportSize: Size, at time: Duration)
+    func scrollViewDidEndFling()
+    func willDisplay(_ cell: AnyObject, at path: ItemPath)
+    func didEndDisplaying(_ cell: AnyObject)
+    func prefetchItems(at paths: [ItemPath])
+    func cancelPrefetchingForItems(at paths: [ItemPath])
+}
 
-    extension PrefetchCoordinator: UIKitForwarding {}
+extension PrefetchCoordinator: UIKitForwarding {}
 #endif

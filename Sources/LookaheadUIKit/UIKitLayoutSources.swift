@@ -3,73 +3,73 @@
 // only), or the table's rows. Compiled only where UIKit exists.
 
 #if canImport(UIKit) && !os(watchOS)
-    public import Lookahead
-    public import UIKit
+public import Lookahead
+public import UIKit
 
-    /// A `UICollectionView`'s counts and cell frames, from its layout —
-    /// any layout: flow, compositional, or your own.
-    @MainActor
-    public final class CollectionViewLayoutSource: PrefetchLayoutSource {
-        /// The collection view; held weakly, as its delegate would be.
-        public private(set) weak var collectionView: UICollectionView?
+/// A `UICollectionView`'s counts and cell frames, from its layout —
+/// any layout: flow, compositional, or your own.
+@MainActor
+public final class CollectionViewLayoutSource: PrefetchLayoutSource {
+    /// The collection view; held weakly, as its delegate would be.
+    public private(set) weak var collectionView: UICollectionView?
 
-        /// Creates a source reading `collectionView`.
-        public init(_ collectionView: UICollectionView) {
-            self.collectionView = collectionView
-        }
-
-        /// The layout's content size.
-        public var contentSize: Size {
-            collectionView.map { Size($0.collectionViewLayout.collectionViewContentSize) } ?? .zero
-        }
-
-        /// The collection view's number of sections.
-        public var numberOfSections: Int { collectionView?.numberOfSections ?? 0 }
-
-        /// The collection view's number of items in `section`.
-        public func numberOfItems(inSection section: Int) -> Int {
-            collectionView?.numberOfItems(inSection: section) ?? 0
-        }
-
-        /// The cells' frames in `rect`: `layoutAttributesForElements(in:)`,
-        /// without supplementary and decoration views.
-        public func itemFrames(in rect: Rect) -> [ItemFrame] {
-            let attributes = collectionView?.collectionViewLayout.layoutAttributesForElements(in: CGRect(rect)) ?? []
-            return attributes.compactMap { attributes in
-                guard attributes.representedElementCategory == .cell else { return nil }
-                return ItemFrame(path: ItemPath(attributes.indexPath), frame: Rect(attributes.frame))
-            }
-        }
+    /// Creates a source reading `collectionView`.
+    public init(_ collectionView: UICollectionView) {
+        self.collectionView = collectionView
     }
 
-    /// A `UITableView`'s counts and row frames.
-    @MainActor
-    public final class TableViewLayoutSource: PrefetchLayoutSource {
-        /// The table view; held weakly, as its delegate would be.
-        public private(set) weak var tableView: UITableView?
+    /// The layout's content size.
+    public var contentSize: Size {
+        collectionView.map { Size($0.collectionViewLayout.collectionViewContentSize) } ?? .zero
+    }
 
-        /// Creates a source reading `tableView`.
-        public init(_ tableView: UITableView) {
-            self.tableView = tableView
-        }
+    /// The collection view's number of sections.
+    public var numberOfSections: Int { collectionView?.numberOfSections ?? 0 }
 
-        /// The table's content size.
-        public var contentSize: Size { tableView.map { Size($0.contentSize) } ?? .zero }
+    /// The collection view's number of items in `section`.
+    public func numberOfItems(inSection section: Int) -> Int {
+        collectionView?.numberOfItems(inSection: section) ?? 0
+    }
 
-        /// The table's number of sections.
-        public var numberOfSections: Int { tableView?.numberOfSections ?? 0 }
-
-        /// The table's number of rows in `section`.
-        public func numberOfItems(inSection section: Int) -> Int {
-            tableView?.numberOfRows(inSection: section) ?? 0
-        }
-
-        /// The rows' frames in `rect`: `indexPathsForRows(in:)`, `rectForRow(at:)`.
-        public func itemFrames(in rect: Rect) -> [ItemFrame] {
-            guard let tableView else { return [] }
-            return (tableView.indexPathsForRows(in: CGRect(rect)) ?? []).map { indexPath in
-                ItemFrame(path: ItemPath(indexPath), frame: Rect(tableView.rectForRow(at: indexPath)))
-            }
+    /// The cells' frames in `rect`: `layoutAttributesForElements(in:)`,
+    /// without supplementary and decoration views.
+    public func itemFrames(in rect: Rect) -> [ItemFrame] {
+        let attributes = collectionView?.collectionViewLayout.layoutAttributesForElements(in: CGRect(rect)) ?? []
+        return attributes.compactMap { attributes in
+            guard attributes.representedElementCategory == .cell else { return nil }
+            return ItemFrame(path: ItemPath(attributes.indexPath), frame: Rect(attributes.frame))
         }
     }
+}
+
+/// A `UITableView`'s counts and row frames.
+@MainActor
+public final class TableViewLayoutSource: PrefetchLayoutSource {
+    /// The table view; held weakly, as its delegate would be.
+    public private(set) weak var tableView: UITableView?
+
+    /// Creates a source reading `tableView`.
+    public init(_ tableView: UITableView) {
+        self.tableView = tableView
+    }
+
+    /// The table's content size.
+    public var contentSize: Size { tableView.map { Size($0.contentSize) } ?? .zero }
+
+    /// The table's number of sections.
+    public var numberOfSections: Int { tableView?.numberOfSections ?? 0 }
+
+    /// The table's number of rows in `section`.
+    public func numberOfItems(inSection section: Int) -> Int {
+        tableView?.numberOfRows(inSection: section) ?? 0
+    }
+
+    /// The rows' frames in `rect`: `indexPathsForRows(in:)`, `rectForRow(at:)`.
+    public func itemFrames(in rect: Rect) -> [ItemFrame] {
+        guard let tableView else { return [] }
+        return (tableView.indexPathsForRows(in: CGRect(rect)) ?? []).map { indexPath in
+            ItemFrame(path: ItemPath(indexPath), frame: Rect(tableView.rectForRow(at: indexPath)))
+        }
+    }
+}
 #endif

@@ -6,7 +6,7 @@ public import Foundation
 public import Lookahead
 
 #if canImport(FoundationNetworking)
-    public import FoundationNetworking
+public import FoundationNetworking
 #endif
 
 /// Loads data over `URLSession` for an ``AsyncFetcher``, learning each load's
@@ -99,11 +99,21 @@ public final class URLSessionLoader: Sendable {
         }
     }
 
-    /// Loads `url` for the load `context` describes.
+    /// Loads `url` for the load `context` describes: an `AsyncFetcher`'s
+    /// load passes its own; a `Pager`'s page, which has none, loads at
+    /// `.normal`, not as a prefetch.
+    ///
+    /// ```swift
+    /// let loader = URLSessionLoader()
+    /// let pager = Pager<Post>(configuration: PagingConfiguration(pageSize: 30)) { request in
+    ///     let data = try await loader.data(from: api.postsURL(for: request))
+    ///     return try api.page(decoding: data, for: request)
+    /// }
+    /// ```
     ///
     /// - Throws: ``URLSessionLoaderError``, or `CancellationError` when the
     ///   calling task is cancelled (the task is cancelled with it).
-    public func data(from url: URL, context: LoadContext) async throws -> Data {
+    public func data(from url: URL, context: LoadContext = LoadContext()) async throws -> Data {
         try await data(for: URLRequest(url: url), context: context)
     }
 
@@ -112,14 +122,14 @@ public final class URLSessionLoader: Sendable {
     ///
     /// - Throws: ``URLSessionLoaderError``, or `CancellationError` when the
     ///   calling task is cancelled (the task is cancelled with it).
-    public func data(for request: URLRequest, context: LoadContext) async throws -> Data {
+    public func data(for request: URLRequest, context: LoadContext = LoadContext()) async throws -> Data {
         var request = request
         request.timeoutInterval = configuration.timeout.seconds
         #if canImport(Darwin)
-            if context.isPrefetch {
-                request.allowsConstrainedNetworkAccess = configuration.allowsConstrainedNetworkAccessForPrefetches
-                request.allowsExpensiveNetworkAccess = configuration.allowsExpensiveNetworkAccessForPrefetches
-            }
+        if context.isPrefetch {
+            request.allowsConstrainedNetworkAccess = configuration.allowsConstrainedNetworkAccessForPrefetches
+            request.allowsExpensiveNetworkAccess = configuration.allowsExpensiveNetworkAccessForPrefetches
+        }
         #endif
         let task = session.dataTask(with: request)
         task.priority = Self.taskPriority(for: context.priority)

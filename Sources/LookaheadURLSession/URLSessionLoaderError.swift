@@ -4,7 +4,7 @@ public import Foundation
 public import Lookahead
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// Why a ``URLSessionLoader`` request failed.
@@ -83,10 +83,10 @@ public enum URLSessionLoaderError: TransientError, Sendable, Hashable, CustomStr
             self = .timedOut(url: url)
         default:
             #if canImport(Darwin)
-                if urlError.networkUnavailableReason == .constrained {
-                    self = .constrainedNetwork(url: url)
-                    return
-                }
+            if urlError.networkUnavailableReason == .constrained {
+                self = .constrainedNetwork(url: url)
+                return
+            }
             #endif
             self = .transport(code: urlError.code.rawValue, url: url, reason: urlError.localizedDescription)
         }

@@ -6,7 +6,7 @@ import Foundation
 import Lookahead
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// The running tasks of one ``URLSessionLoader`` and what each has received.

@@ -1,3 +1,4 @@
+#if Tools
 import ArgumentParser
 import Foundation
 import LookaheadSimulation
@@ -71,3 +72,4 @@ struct AblateCommand: ParsableCommand {
         print(ablation.markdown(cells), terminator: "")
     }
 }
+#endif

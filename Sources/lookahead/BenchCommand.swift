@@ -1,3 +1,4 @@
+#if Tools
 import ArgumentParser
 
 /// `lookahead bench …`: release-build benchmarks against baselines measured in the same run.
@@ -8,3 +9,4 @@ struct BenchCommand: AsyncParsableCommand {
         subcommands: [BenchEngineCommand.self, BenchPlannerCommand.self, BenchCoordinatorCommand.self]
     )
 }
+#endif

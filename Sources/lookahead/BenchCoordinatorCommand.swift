@@ -1,3 +1,4 @@
+#if Tools
 import ArgumentParser
 import Foundation
 import LookaheadBenchmarks
@@ -70,3 +71,4 @@ struct BenchCoordinatorCommand: AsyncParsableCommand {
         return lines.joined(separator: "\n") + "\n"
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import ArgumentParser
 import LookaheadBenchmarks
 
@@ -19,3 +20,4 @@ struct BenchEngineCommand: AsyncParsableCommand {
         try await options.runEngineBenchmark()
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import ArgumentParser
 import Foundation
 import LookaheadBenchmarks
@@ -54,3 +55,4 @@ struct BenchPlannerCommand: ParsableCommand {
         return lines.joined(separator: "\n") + "\n"
     }
 }
+#endif

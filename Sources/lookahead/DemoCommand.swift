@@ -1,3 +1,4 @@
+#if Tools
 import ArgumentParser
 import Foundation
 import Logging
@@ -129,3 +130,4 @@ struct DemoCommand: AsyncParsableCommand {
         if summaries.contains(where: \.wasInterrupted) { throw ExitCode(130) }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 public import ArgumentParser
 import Foundation
 import LookaheadBenchmarks
@@ -133,3 +134,4 @@ struct EngineBenchmarkOptions: ParsableArguments {
 }
 
 extension EngineBenchmark.Workload: ExpressibleByArgument {}
+#endif

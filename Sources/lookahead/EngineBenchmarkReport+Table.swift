@@ -1,5 +1,6 @@
 // The engine benchmark's report as the table `lookahead bench-engine` prints.
 
+#if Tools
 import Foundation
 import Lookahead
 import LookaheadBenchmarks
@@ -52,3 +53,4 @@ extension EngineBenchmarkReport {
         return first + columns.map { String(repeating: " ", count: max(0, 14 - $0.count)) + $0 }.joined()
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import ArgumentParser
 import Lookahead
 import LookaheadServer
@@ -35,3 +36,4 @@ struct LatencyOptions: ParsableArguments {
         return (latencyMedian, latencyP99 ?? latencyMedian)
     }
 }
+#endif

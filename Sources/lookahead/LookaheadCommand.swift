@@ -1,3 +1,4 @@
+#if Tools
 import ArgumentParser
 
 /// The `lookahead` tool. Named `LookaheadCommand` so that it does not shadow the `Lookahead` module.
@@ -17,3 +18,4 @@ struct LookaheadCommand: AsyncParsableCommand {
         ]
     )
 }
+#endif

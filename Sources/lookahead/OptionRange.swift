@@ -1,3 +1,4 @@
+#if Tools
 import ArgumentParser
 import Lookahead
 
@@ -33,3 +34,4 @@ enum OptionRange {
     /// `value` without a trailing `.0` when it is whole.
     static func describe(_ value: Double) -> String { plainNumber(value) }
 }
+#endif

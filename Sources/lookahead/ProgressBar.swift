@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 
 /// A progress bar on standard error: redrawn in place on a terminal, one line
@@ -26,3 +27,4 @@ final class ProgressBar {
         if isTerminal { StandardStreams.writeError("\n") }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import ArgumentParser
 import Foundation
 import LookaheadSimulation
@@ -50,3 +51,4 @@ struct ReportOutputOptions: ParsableArguments {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import ArgumentParser
 import Lookahead
 import LookaheadSimulation
@@ -68,3 +69,4 @@ struct ScenarioOverrideOptions: ParsableArguments {
         return Size(width: width, height: height)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 public import ArgumentParser
 import Foundation
 import Logging
@@ -122,3 +123,4 @@ struct ServeCommand: AsyncParsableCommand {
 }
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}
+#endif

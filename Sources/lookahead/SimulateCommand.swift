@@ -1,3 +1,4 @@
+#if Tools
 public import ArgumentParser
 import Foundation
 import Logging
@@ -285,3 +286,4 @@ struct CommandError: Error, CustomStringConvertible {
         self.description = description
     }
 }
+#endif

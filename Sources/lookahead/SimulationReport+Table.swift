@@ -1,5 +1,6 @@
 // The simulate command's text tables: a row per strategy, a table per scenario.
 
+#if Tools
 import Foundation
 import LookaheadLive
 import LookaheadSimulation
@@ -88,3 +89,4 @@ extension ReplayComparison {
         return lines.joined(separator: "\n") + "\n"
     }
 }
+#endif

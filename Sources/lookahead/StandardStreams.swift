@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 
 /// Writes to the standard streams (Swift 6 rejects the C globals `stdout` and `stderr`).
@@ -22,7 +23,8 @@ enum StandardStreams {
     /// `command` is how to run the release build instead.
     static func warnIfDebugBuild(release command: String) {
         #if DEBUG
-            writeError("warning: this is a debug build; the figures are only meaningful in release (\(command))\n")
+        writeError("warning: this is a debug build; the figures are only meaningful in release (\(command))\n")
         #endif
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import Lookahead
 
@@ -34,3 +35,4 @@ final class StepWatchdog: Sendable {
         current.withLock { $0.number += 1 }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import ArgumentParser
 import Foundation
 import LookaheadSimulation
@@ -64,3 +65,4 @@ struct TortureBoundCommand: ParsableCommand {
         if !report.violations.isEmpty { throw ExitCode(1) }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import ArgumentParser
 
 /// `lookahead torture …`: seeded random operation mixes over the real engine
@@ -12,3 +13,4 @@ struct TortureCommand: AsyncParsableCommand {
         ]
     )
 }
+#endif

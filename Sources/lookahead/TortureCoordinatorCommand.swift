@@ -1,3 +1,4 @@
+#if Tools
 import ArgumentParser
 import Foundation
 import LookaheadTorture
@@ -83,3 +84,4 @@ struct TortureCoordinatorCommand: AsyncParsableCommand {
         }
     }
 }
+#endif

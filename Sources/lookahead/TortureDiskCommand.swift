@@ -1,3 +1,4 @@
+#if Tools
 import ArgumentParser
 import Foundation
 import LookaheadTorture
@@ -92,3 +93,4 @@ struct TortureDiskCommand: AsyncParsableCommand {
         }
     }
 }
+#endif

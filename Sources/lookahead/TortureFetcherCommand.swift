@@ -1,3 +1,4 @@
+#if Tools
 import ArgumentParser
 import Foundation
 import Lookahead
@@ -152,3 +153,4 @@ final class ProgressReporter: Sendable {
         StandardStreams.writeError("\(label.command): \(done)/\(total) \(label.unit)\n")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import ArgumentParser
 import Foundation
 import Lookahead
@@ -221,3 +222,4 @@ struct TuneCommand: ParsableCommand {
         return (ScrollTrace(samples: before.isEmpty ? [trace.samples[0]] : before), ScrollTrace(samples: after))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import ArgumentParser
 import Testing
 
@@ -26,3 +27,4 @@ struct AblateCommandTests {
         _ = try AblateCommand.parseAsRoot(["--first-seed", "1000000", "--seeds", "100", "--scenario", "feed"])
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import ArgumentParser
 import Foundation
 import LookaheadLive
@@ -158,3 +159,4 @@ struct OptionValidationTests {
                 == true)
     }
 }
+#endif

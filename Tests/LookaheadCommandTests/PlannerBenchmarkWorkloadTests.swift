@@ -2,6 +2,7 @@
 // scroll shows content on every one, so that the 1M / 10k ratio compares
 // like with like.
 
+#if Tools
 import Lookahead
 import Testing
 
@@ -29,3 +30,4 @@ struct PlannerBenchmarkWorkloadTests {
         #expect(down > 0 && up > 0 && down + up == frames.count)
     }
 }
+#endif

@@ -1,5 +1,6 @@
 // The text table `lookahead simulate` prints: each strategy's wasted loads
 // split into the window held when the trace stops and the rest.
+#if Tools
 import LookaheadSimulation
 import Testing
 
@@ -34,3 +35,4 @@ struct SimulationTableTests {
         #expect(batch[wasteColumn + 1] == "-", "nothing wasted, no share")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import Lookahead
 import LookaheadServer
 import LookaheadSimulation
@@ -53,3 +54,4 @@ struct CarouselReplayTests {
         #expect(server.requests >= real.result.completedLoads, "\(strategy)")
     }
 }
+#endif

@@ -1,6 +1,7 @@
 // The demo tells its coordinator what an app would of the scripted scroll's
 // motions: the simulator's announced landings, at the frames it shows.
 
+#if Tools
 import Lookahead
 import LookaheadSimulation
 import Testing
@@ -103,3 +104,4 @@ struct DemoAnnouncerTests {
         #expect(try DemoConfiguration.parse(durationSeconds: 5, script: "jumping").duration == .seconds(5))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import Lookahead
 import LookaheadServer
@@ -161,3 +162,4 @@ struct DemoConfigurationTests {
         #expect(DemoSession.steppingOrder(lanes: 1, frame: 3) == [0])
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import Testing
 
 @testable import LookaheadLive
@@ -53,3 +54,4 @@ struct DemoCountingTests {
         #expect(geometry.viewportLines == 4)
     }
 }
+#endif

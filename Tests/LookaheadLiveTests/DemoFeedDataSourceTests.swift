@@ -1,3 +1,4 @@
+#if Tools
 import Lookahead
 import Testing
 
@@ -101,3 +102,4 @@ struct DemoFeedDataSourceTests {
         #expect(dataSource.prefetchedIdentifiers.isEmpty)
     }
 }
+#endif

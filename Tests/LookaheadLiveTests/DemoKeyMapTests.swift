@@ -1,3 +1,4 @@
+#if Tools
 import Testing
 
 @testable import LookaheadLive
@@ -158,3 +159,4 @@ struct DemoKeyMapTests {
         #expect(scroller == before)
     }
 }
+#endif

@@ -1,6 +1,7 @@
 // A demo grid runs its strategy as an app would: the adaptive grid's cells
 // ask through the coordinator that plans its prefetches.
 
+#if Tools
 import Lookahead
 import Testing
 
@@ -79,3 +80,4 @@ struct DemoLaneTests {
         for lane in lanes { _ = lane.finish(wasInterrupted: false) }
     }
 }
+#endif

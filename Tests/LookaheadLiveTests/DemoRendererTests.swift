@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import Testing
 
@@ -150,3 +151,4 @@ struct DemoRendererLegendTests {
         #expect(!DemoRenderer.lines(of: frame, width: 47)[0].contains("lookahead demo"))
     }
 }
+#endif

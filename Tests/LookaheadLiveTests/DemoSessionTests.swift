@@ -1,3 +1,4 @@
+#if Tools
 import Testing
 
 @testable import LookaheadLive
@@ -98,3 +99,4 @@ struct DemoServerSessionTests {
         }
     }
 }
+#endif

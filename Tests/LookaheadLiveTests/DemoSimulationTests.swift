@@ -2,6 +2,7 @@
 // network the live grids have, and the simulator's verdict on them, which
 // docs/real-network.md sets beside what `--compare` shows live.
 
+#if Tools
 import Lookahead
 import LookaheadSimulation
 import Testing
@@ -60,3 +61,4 @@ struct DemoSimulationTests {
             "seed \(seed): adaptive \(adaptive.blankCellFrames), system \(system.blankCellFrames)")
     }
 }
+#endif

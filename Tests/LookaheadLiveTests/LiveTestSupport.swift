@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import Testing
 
@@ -59,3 +60,4 @@ extension Trait where Self == ConditionTrait {
         )
     }
 }
+#endif

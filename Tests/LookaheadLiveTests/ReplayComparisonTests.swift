@@ -1,3 +1,4 @@
+#if Tools
 import LookaheadSimulation
 import Testing
 
@@ -33,3 +34,4 @@ struct ReplayComparisonTests {
         #expect(row.ratio == nil)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import Logging
 import Lookahead
@@ -40,3 +41,4 @@ struct ReplayLoaderTests {
         await server.stop()
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import Lookahead
 import LookaheadSimulation
 
@@ -43,3 +44,4 @@ enum ReplayTestScenario {
             maxConcurrentLoads: concurrency, trace: trace)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import Lookahead
 import LookaheadServer
@@ -192,3 +193,4 @@ struct ReplayTests {
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import LookaheadHTTP
 import Testing
@@ -180,3 +181,4 @@ struct FeedServerLimitsTests {
         await server.stop()
     }
 }
+#endif

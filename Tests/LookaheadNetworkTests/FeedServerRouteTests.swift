@@ -1,3 +1,4 @@
+#if Tools
 import AsyncHTTPClient
 import Foundation
 import LookaheadHTTP
@@ -139,3 +140,4 @@ struct FeedServerRouteTests {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import LookaheadHTTP
 import LookaheadServer
@@ -48,3 +49,4 @@ struct FeedServerStopTests {
         try await loader.shutdown()
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import Lookahead
 import LookaheadHTTP
@@ -46,7 +47,7 @@ struct FetchingIntegrationTests {
             fetcher.fetchAsync(3)
             try await waitUntil("the load reaches the server") { server.statistics.inFlight == 1 }
             let cancelledAt = ContinuousClock.now
-            fetcher.cancelFetch(3)
+            fetcher.cancelPrefetching(for: 3)
             try await waitUntil("the server counts the request as ended by the client") {
                 server.statistics.endedByClient == 1
             }
@@ -121,3 +122,4 @@ struct FetchingIntegrationTests {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import Lookahead
 import Testing
@@ -95,3 +96,4 @@ private final class Budgets: Sendable {
 
     func append(_ value: Duration) { values.withLock { $0.append(value) } }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import AsyncHTTPClient
 import Foundation
 import Lookahead
@@ -140,3 +141,4 @@ extension Result {
         return false
     }
 }
+#endif

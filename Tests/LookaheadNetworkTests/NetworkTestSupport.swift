@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import Logging
 import LookaheadHTTP
@@ -69,3 +70,4 @@ func statusAndMessage(_ error: (any Error)?) -> (Int, String)? {
     guard case .status(let code, _, let message)? = error as? HTTPLoaderError else { return nil }
     return (code, message)
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import LookaheadHTTP
 import Testing
@@ -90,3 +91,4 @@ struct DecodedPNG {
         return b << 16 | a
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import Lookahead
 import LookaheadHTTP
 import LookaheadServer
@@ -43,3 +44,4 @@ struct PagerIntegrationTests {
         }
     }
 }
+#endif

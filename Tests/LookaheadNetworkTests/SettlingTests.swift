@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import Lookahead
 import Testing
@@ -75,3 +76,4 @@ struct SettlingTests {
         #expect(clock.sleeps.withLock { $0 } == 2)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import Logging
 import Lookahead
@@ -6,7 +7,7 @@ import LookaheadURLSession
 import Testing
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// The URLSession loader against the feed server on loopback: statuses
@@ -64,6 +65,31 @@ struct URLSessionLoaderTests {
             let data = try await loader.data(from: base.appending(path: "v0/item/7.json"), context: LoadContext())
             let item = try JSONSerialization.jsonObject(with: data) as? [String: Any]
             #expect(item?["id"] as? Int == 7)
+        }
+    }
+
+    @Test func aPagersPagesLoadThroughTheLoader() async throws {
+        // Given a pager whose pages are slices of the server's story list, loaded with no context of their own
+        struct Story: Identifiable, Sendable { let id: Int }
+        try await withServer { _, base in
+            let loader = URLSessionLoader()
+            let pager = Pager<Story>(configuration: PagingConfiguration(pageSize: 20)) { request in
+                let data = try await loader.data(from: base.appending(path: "v0/topstories.json"))
+                let ids = try JSONDecoder().decode([Int].self, from: data)
+                guard case .offset(let offset) = request.key else { return Page(items: []) }
+                return Page(items: ids.dropFirst(offset).prefix(request.limit).map(Story.init))
+            }
+
+            // When it starts and the user reaches the end of what loaded
+            pager.start()
+            try await waitUntil("the first page") { pager.items.count >= 20 && pager.appendState != .loading }
+            pager.accessed(index: pager.items.count - 1)
+
+            // Then the pages arrive, in the server's order
+            try await waitUntil("the second page") { pager.items.count >= 40 }
+            let ids = try JSONDecoder().decode(
+                [Int].self, from: try await loader.data(from: base.appending(path: "v0/topstories.json")))
+            #expect(pager.items.map(\.id) == Array(ids.prefix(pager.items.count)))
         }
     }
 
@@ -144,7 +170,7 @@ struct URLSessionLoaderTests {
             try await waitUntil("the server has the request") { server.statistics.inFlight == 1 }
 
             // When nobody wants it any more
-            fetcher.cancelFetch(5)
+            fetcher.cancelPrefetching(for: 5)
 
             // Then the server sees the client go
             try await waitUntil("the server counts the request as ended by the client") {
@@ -206,9 +232,9 @@ struct URLSessionLoaderTests {
             let (task, context) = try #require(seen.withLock { $0.first })
             #expect(context.isPrefetch)
             #if canImport(Darwin)
-                #expect(task.task.originalRequest?.allowsConstrainedNetworkAccess == false)
+            #expect(task.task.originalRequest?.allowsConstrainedNetworkAccess == false)
             #else
-                _ = task
+            _ = task
             #endif
             #expect(fetcher.fetchedData(for: 4) != nil)
         }
@@ -220,3 +246,4 @@ struct SendableBox: @unchecked Sendable {
     let task: URLSessionTask
     init(_ task: URLSessionTask) { self.task = task }
 }
+#endif

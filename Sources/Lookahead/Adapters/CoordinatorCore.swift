@@ -9,11 +9,17 @@
 /// differently, re-rank the display requests whose priority changed.
 ///
 /// Pure and synchronous: no clock, no loader. A driver tells it what the
-/// planner decided (``planned(_:visible:deadlines:isHeld:time:after:)``)
-/// and what the cells asked for (``displayRequested(at:priority:)``,
-/// ``displayEnded(at:)``), and performs the ``Actions`` — on an
+/// planner decided (``planned(_:visible:deadlines:isHeld:isNear:time:after:)``)
+/// and what the cells asked for (``displayRequested(_:at:priority:isOnScreen:)``,
+/// ``displayEnded(_:)``), and performs the ``Actions`` — on an
 /// `AsyncFetcher` in one batch (`PrefetchCoordinator`), on the simulated
 /// scheduler (`StrategyDriver`).
+///
+/// Prefetches are the planner's, by path: the window is a set of positions.
+/// Display requests are the cells', by the ``DisplayRequestID`` their driver
+/// gives each (a cell's request, a row's), with the path the cell was last
+/// seen at: two cells at one path — one moved there, one asked for the item
+/// now there — are two requests, and neither touches the other's.
 ///
 /// Actions carry only what changed since the last frame: a prefetch whose
 /// predicted deadline is the same is not re-dated, a display request whose
@@ -22,16 +28,29 @@ package struct CoordinatorCore<Path: Hashable & Comparable & Sendable>: Sendable
     /// The outstanding prefetches (asked for, not consumed nor withdrawn), with
     /// the deadline last given to each (`nil`: none), on the frames' clock.
     package private(set) var prefetches: [Path: Duration?] = [:]
-    /// The display requests, with the priority last given to each.
-    package private(set) var displays: [Path: FetchPriority] = [:]
+    /// The display requests: where each cell was last seen, and the priority
+    /// last given to its request.
+    package private(set) var displays: [DisplayRequestID: DisplayRecord] = [:]
     /// Display requests of cells made ahead of being shown (UIKit's cell
     /// prefetching calls `cellForItemAt` early, for cells that may never be
     /// shown): ranked no higher than `.normal` until their item is on screen.
-    package private(set) var prepared: Set<Path> = []
+    package private(set) var prepared: Set<DisplayRequestID> = []
     /// Display requests of cells that left the screen: at `.veryLow`, no longer
     /// re-ranked, taken back by the cell if it is shown again (UIKit
     /// re-displays a recently used cell without a new `cellForItemAt`).
-    package private(set) var departed: Set<Path> = []
+    package private(set) var departed: Set<DisplayRequestID> = []
+    /// Display requests whose item is no longer known to be where their cell
+    /// was (a reload moved it, or removed it): at `.veryLow` like a departed
+    /// cell's, withdrawn at the next planned frame unless their cell is shown
+    /// or asks again first — by then the cells that show the item now have
+    /// joined its load, so a load the screen still needs is not restarted.
+    package private(set) var stale: Set<DisplayRequestID> = []
+
+    /// Where a display request's cell was last seen, and its priority.
+    package struct DisplayRecord: Sendable, Equatable {
+        package var path: Path
+        package var priority: FetchPriority
+    }
     // A prepared or departed cell's request is withdrawn once its item is out
     // of reach: neither on screen, nor held, nor near (`planned`'s `isNear`),
     // for UIKit may still show a cell it keeps without asking for it again.
@@ -66,10 +85,10 @@ package struct CoordinatorCore<Path: Hashable & Comparable & Sendable>: Sendable
         /// fetcher that hedges prefetches due soon checks them.
         package var predicted: [Path] = []
         /// Display requests whose priority changed.
-        package var rank: [(path: Path, priority: FetchPriority)] = []
+        package var rank: [(id: DisplayRequestID, priority: FetchPriority)] = []
         /// Display requests of cells that left and whose item went out of
-        /// reach: the driver withdraws its own.
-        package var withdrawDisplay: [Path] = []
+        /// reach, or whose item went away: the driver withdraws its own.
+        package var withdrawDisplay: [DisplayRequestID] = []
         /// Consumed prefetches forgotten (their item neither on screen nor
         /// held): their requests are left to finish, no longer withdrawn.
         package var forget: [Path] = []
@@ -134,8 +153,9 @@ package struct CoordinatorCore<Path: Hashable & Comparable & Sendable>: Sendable
             }
         }
         withdraw(update.cancel, into: &actions)
-        for path in update.prefetch {
-            prefetches[path] = .some(nil)
+        // A path held already (asked for by UIKit's own window) keeps its
+        // request: a second one would leave the first running untracked.
+        for path in update.prefetch where prefetches.updateValue(Duration?.none, forKey: path) == nil {
             actions.prefetch.append(path)
         }
         if datesPrefetches {
@@ -158,7 +178,7 @@ package struct CoordinatorCore<Path: Hashable & Comparable & Sendable>: Sendable
             let outstanding = prefetches
             forgetConsumed(outside: { visible.contains($0) || isHeld($0) || outstanding[$0] != nil }, into: &actions)
         }
-        if !departed.isEmpty || !prepared.isEmpty {
+        if !departed.isEmpty || !prepared.isEmpty || !stale.isEmpty {
             withdrawOffscreen(outside: { visible.contains($0) || isHeld($0) || isNear($0) }, into: &actions)
         }
         return actions
@@ -193,71 +213,99 @@ package struct CoordinatorCore<Path: Hashable & Comparable & Sendable>: Sendable
     }
 
     /// Withdraws the display requests of cells off screen (made ahead, or
-    /// departed) whose item `isInReach` no longer names.
+    /// departed) whose item `isInReach` no longer names, and the stale ones.
     package mutating func withdrawOffscreen(outside isInReach: (Path) -> Bool, into actions: inout Actions) {
         let first = actions.withdrawDisplay.count
-        for path in departed where !isInReach(path) { actions.withdrawDisplay.append(path) }
-        for path in prepared where !isInReach(path) { actions.withdrawDisplay.append(path) }
+        for id in departed where stale.contains(id) || !isInReach(displays[id]?.path ?? Self.missing(id)) {
+            actions.withdrawDisplay.append(id)
+        }
+        for id in prepared where stale.contains(id) || !isInReach(displays[id]?.path ?? Self.missing(id)) {
+            actions.withdrawDisplay.append(id)
+        }
+        for id in stale where !departed.contains(id) && !prepared.contains(id) { actions.withdrawDisplay.append(id) }
         guard actions.withdrawDisplay.count > first else { return }
         // In path order, whatever the sets': a run is a function of its seed.
-        actions.withdrawDisplay[first...].sort()
-        for path in actions.withdrawDisplay[first...] {
-            departed.remove(path)
-            prepared.remove(path)
-            displays[path] = nil
-        }
+        let displays = self.displays
+        actions.withdrawDisplay[first...].sort { Self.ordered($0, $1, in: displays) }
+        for id in actions.withdrawDisplay[first...] { forget(id) }
+    }
+
+    /// Whether `a` comes before `b`: by path, then by identifier.
+    private static func ordered(
+        _ a: DisplayRequestID, _ b: DisplayRequestID, in displays: [DisplayRequestID: DisplayRecord]
+    ) -> Bool {
+        let pathA = displays[a]?.path
+        let pathB = displays[b]?.path
+        if let pathA, let pathB, pathA != pathB { return pathA < pathB }
+        return a < b
+    }
+
+    private static func missing(_ id: DisplayRequestID) -> Path {
+        preconditionFailure("CoordinatorCore: display request \(id) is departed or prepared without a record")
     }
 
     /// Re-ranks every display request whose priority `displayPriority` now
     /// gives differently: at the start of a frame, with the planner's
     /// priorities as of the frame before (what the simulator's figures were
     /// measured with; re-ranked after planning, `photos` seeds 1 and 2 left
-    /// 6% more blank cell-frames). A departed cell's request stays `.veryLow`; a
-    /// prepared cell's is ranked no higher than `.normal` until `isOnScreen`.
+    /// 6% more blank cell-frames). A departed or stale cell's request stays
+    /// `.veryLow`; a prepared cell's is ranked no higher than `.normal` until
+    /// `isOnScreen`.
     package mutating func rank(
         _ displayPriority: (Path) -> FetchPriority, isOnScreen: (Path) -> Bool, into actions: inout Actions
     ) {
         let first = actions.rank.count
-        for (path, current) in displays {
-            if !departed.isEmpty, departed.contains(path) { continue }
-            var priority = displayPriority(path)
-            if !prepared.isEmpty, prepared.contains(path) {
-                if isOnScreen(path) { prepared.remove(path) } else { priority = min(priority, Self.preparedPriority) }
+        for (id, record) in displays {
+            if !departed.isEmpty, departed.contains(id) { continue }
+            if !stale.isEmpty, stale.contains(id) { continue }
+            var priority = displayPriority(record.path)
+            if !prepared.isEmpty, prepared.contains(id) {
+                if isOnScreen(record.path) {
+                    prepared.remove(id)
+                } else {
+                    priority = min(priority, Self.preparedPriority)
+                }
             }
-            guard priority != current else { continue }
-            displays[path] = priority
-            actions.rank.append((path, priority))
+            guard priority != record.priority else { continue }
+            displays[id]?.priority = priority
+            actions.rank.append((id, priority))
         }
         // In path order, whatever the dictionary's: a run is a function of its seed.
-        if actions.rank.count - first > 1 { actions.rank[first...].sort { $0.path < $1.path } }
+        if actions.rank.count - first > 1 {
+            let displays = self.displays
+            actions.rank[first...].sort { Self.ordered($0.id, $1.id, in: displays) }
+        }
     }
 
     // MARK: Cells
 
-    /// A cell asked for the item at `path`, at `priority` if it is on
-    /// screen, no higher than `.normal` if it is made ahead: its display
-    /// request replaces any earlier one there. Returns the priority to ask at.
+    /// Cell `id` asked for the item at `path`, at `priority` if it is on
+    /// screen, no higher than `.normal` if it is made ahead. Returns the
+    /// priority to ask at (and to move its request to, if it had one).
     @discardableResult
     package mutating func displayRequested(
-        at path: Path, priority: FetchPriority, isOnScreen: Bool = true
+        _ id: DisplayRequestID, at path: Path, priority: FetchPriority, isOnScreen: Bool = true
     ) -> FetchPriority {
-        departed.remove(path)
+        departed.remove(id)
+        stale.remove(id)
         let priority = isOnScreen ? priority : min(priority, Self.preparedPriority)
-        if isOnScreen { prepared.remove(path) } else { prepared.insert(path) }
-        displays[path] = priority
+        if isOnScreen { prepared.remove(id) } else { prepared.insert(id) }
+        displays[id] = DisplayRecord(path: path, priority: priority)
         return priority
     }
 
-    /// The cell at `path` is shown (again): its request, if it has one, is
+    /// Cell `id` is shown (again) at `path`: its request, if it has one, is
     /// ranked at `priority`, whether it was made ahead or left the screen.
-    package mutating func displayShown(at path: Path, priority: FetchPriority) -> Actions {
+    package mutating func displayShown(_ id: DisplayRequestID, at path: Path, priority: FetchPriority) -> Actions {
         var actions = Actions()
-        guard let current = displays[path] else { return actions }
-        prepared.remove(path)
-        departed.remove(path)
-        if current != priority {
-            displays[path] = priority
-            actions.rank.append((path, priority))
+        guard let record = displays[id] else { return actions }
+        prepared.remove(id)
+        departed.remove(id)
+        stale.remove(id)
+        displays[id]?.path = path
+        if record.priority != priority {
+            displays[id]?.priority = priority
+            actions.rank.append((id, priority))
         }
         return actions
     }
@@ -269,33 +317,79 @@ package struct CoordinatorCore<Path: Hashable & Comparable & Sendable>: Sendable
     /// prefetch and every cell on screen or about to be.
     package static var departedPriority: FetchPriority { .veryLow }
 
-    /// The cell at `path` left the screen: its request goes on at `.veryLow`
-    /// until the cell is shown again or its item goes out of reach.
-    package mutating func displayLeft(at path: Path) -> Actions {
+    /// Cell `id` left the screen: its request goes on at `.veryLow` until the
+    /// cell is shown again or its item goes out of reach.
+    package mutating func displayLeft(_ id: DisplayRequestID) -> Actions {
         var actions = Actions()
-        guard let current = displays[path] else { return actions }
-        prepared.remove(path)
-        departed.insert(path)
-        if current != Self.departedPriority {
-            displays[path] = Self.departedPriority
-            actions.rank.append((path, Self.departedPriority))
+        guard displays[id] != nil else { return actions }
+        prepared.remove(id)
+        departed.insert(id)
+        lower(id, into: &actions)
+        return actions
+    }
+
+    /// The display request `id` ended (withdrawn, or answered): no longer ranked.
+    package mutating func displayEnded(_ id: DisplayRequestID) {
+        forget(id)
+    }
+
+    /// The cells' paths changed in a way the driver could not follow (a
+    /// reload): each display request `newPath` places is kept there; the
+    /// others go stale — lowered, and withdrawn at the next planned frame
+    /// unless their cell is shown or asks again before.
+    package mutating func displaysReloaded(_ newPath: (DisplayRequestID, Path) -> Path?) -> Actions {
+        moveDisplays(newPath, whenGone: .stale)
+    }
+
+    /// Moves each display request to its item's new path (`newPath`); those
+    /// whose item is gone (`nil`) are named to withdraw.
+    package mutating func remapDisplays(_ newPath: (DisplayRequestID, Path) -> Path?) -> Actions {
+        moveDisplays(newPath, whenGone: .withdraw)
+    }
+
+    private enum GoneDisplay { case stale, withdraw }
+
+    private mutating func moveDisplays(
+        _ newPath: (DisplayRequestID, Path) -> Path?, whenGone gone: GoneDisplay
+    ) -> Actions {
+        var actions = Actions()
+        for (id, record) in displays.sorted(by: { Self.ordered($0.key, $1.key, in: displays) }) {
+            if let new = newPath(id, record.path) {
+                displays[id]?.path = new
+            } else if gone == .stale {
+                stale.insert(id)
+                lower(id, into: &actions)
+            } else {
+                actions.withdrawDisplay.append(id)
+                forget(id)
+            }
         }
         return actions
     }
 
-    /// The display request at `path` ended (withdrawn, or answered): no
-    /// longer re-ranked.
-    package mutating func displayEnded(at path: Path) {
-        displays[path] = nil
-        if !prepared.isEmpty { prepared.remove(path) }
-        if !departed.isEmpty { departed.remove(path) }
+    private mutating func lower(_ id: DisplayRequestID, into actions: inout Actions) {
+        guard let record = displays[id], record.priority != Self.departedPriority else { return }
+        displays[id]?.priority = Self.departedPriority
+        actions.rank.append((id, Self.departedPriority))
+    }
+
+    private mutating func forget(_ id: DisplayRequestID) {
+        displays[id] = nil
+        if !prepared.isEmpty { prepared.remove(id) }
+        if !departed.isEmpty { departed.remove(id) }
+        if !stale.isEmpty { stale.remove(id) }
+    }
+
+    /// The ids of the display requests whose cell was last seen at `path`, in order.
+    package func displayRequests(at path: Path) -> [DisplayRequestID] {
+        displays.filter { $0.value.path == path }.map(\.key).sorted()
     }
 
     // MARK: Changes
 
     /// How many records the core keeps, of prefetches and display requests.
     package var entryCount: Int {
-        prefetches.count + consumed.count + displays.count + prepared.count + departed.count
+        prefetches.count + consumed.count + displays.count + prepared.count + departed.count + stale.count
     }
 
     /// Withdraws every prefetch, outstanding or consumed (named in the
@@ -311,37 +405,42 @@ package struct CoordinatorCore<Path: Hashable & Comparable & Sendable>: Sendable
     /// Withdraws everything: every prefetch (named in the actions) and every
     /// display request (the driver withdraws its own).
     package mutating func reset() -> Actions {
-        let actions = withdrawAllPrefetches()
+        var actions = withdrawAllPrefetches()
+        actions.withdrawDisplay = displays.keys.sorted()
         displays.removeAll()
         prepared.removeAll()
         departed.removeAll()
+        stale.removeAll()
         return actions
     }
 
-    /// Moves each request to its item's new path; the prefetches of items
-    /// gone (`newPath` gives `nil`) are named to withdraw, display requests
-    /// of items gone are forgotten (the driver withdraws its own).
+    /// Moves each prefetch to its item's new path; those of items gone
+    /// (`newPath` gives `nil`) are named to withdraw, by their path before,
+    /// and so is a prefetch whose new path another one took first (in path
+    /// order): nothing replaced is left running untracked. Display requests
+    /// move with ``remapDisplays(_:)``.
     package mutating func remap(_ newPath: (Path) -> Path?) -> Actions {
         var actions = Actions()
         var moved: [Path: Duration?] = [:]
         moved.reserveCapacity(prefetches.count)
-        for (path, deadline) in prefetches {
-            if let new = newPath(path) { moved[new] = deadline } else { actions.withdraw.append(path) }
+        var taken: Set<Path> = []
+        for path in prefetches.keys.sorted() {
+            if let new = newPath(path), taken.insert(new).inserted {
+                moved[new] = prefetches[path] ?? nil
+            } else {
+                actions.withdraw.append(path)
+            }
         }
-        actions.withdraw.sort()
         prefetches = moved
         var movedConsumed: Set<Path> = []
         for path in consumed.sorted() {
-            if let new = newPath(path) { movedConsumed.insert(new) } else { actions.withdraw.append(path) }
+            if let new = newPath(path), !movedConsumed.contains(new) {
+                movedConsumed.insert(new)
+            } else {
+                actions.withdraw.append(path)
+            }
         }
         consumed = movedConsumed
-        var movedDisplays: [Path: FetchPriority] = [:]
-        for (path, priority) in displays {
-            if let new = newPath(path) { movedDisplays[new] = priority }
-        }
-        displays = movedDisplays
-        prepared = Set(prepared.compactMap(newPath))
-        departed = Set(departed.compactMap(newPath))
         return actions
     }
 }

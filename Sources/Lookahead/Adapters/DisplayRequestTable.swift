@@ -1,128 +1,172 @@
-// The display requests of a coordinator's visible cells, kept by path: the
-// bookkeeping PrefetchCoordinator (by ItemPath) and NestedPrefetchCoordinator
-// (by NestedItemPath) share.
+// The display requests of a coordinator's cells, kept by the cell (or row)
+// that asked: the bookkeeping PrefetchCoordinator and
+// NestedPrefetchCoordinator share. A request belongs to its cell and its
+// item's key, never to an index path: UIKit reports around updates with
+// paths from before them, and a path names whatever item sits there now.
 
-/// The display requests of visible cells, one per path.
+/// The display requests of a coordinator's cells: one per cell, for one key.
 ///
-/// A new request for a path replaces (and cancels) the one before it; a
-/// request forgets itself when its completion runs, wherever a batch update
-/// moved it, unless a newer one took its place — the serial tells them apart.
+/// A cell that asks again for the key it already waits for keeps its
+/// request (its load goes on; the new completion replaces the old one);
+/// one that asks for another key — a reused cell — withdraws its old request
+/// after making the new one. Nothing another cell does, at whatever path,
+/// touches a cell's request. A request forgets itself when its completion runs.
 @MainActor
-final class DisplayRequestTable<Path: Hashable & Sendable> {
-    private var requests: [Path: (serial: Int, request: FetchTask)] = [:]
-    /// The path of each waiting request, by serial: its completion captured
-    /// the path it was made at, which a batch update may since have moved.
-    private var pathOfSerial: [Int: Path] = [:]
-    private var nextSerial = 0
-    /// Told the path of a request that was answered (not withdrawn nor replaced).
-    var onEnded: ((Path) -> Void)?
+final class DisplayRequestTable<Key: Hashable & Sendable, Value: Sendable> {
+    private struct Entry {
+        var owner: ObjectIdentifier
+        var key: Key
+        var request: FetchTask
+        let completion: CompletionBox
+    }
+
+    /// What a request's completion calls: replaced when its cell asks again
+    /// for the same key, so that the latest configuration of the cell runs.
+    @MainActor
+    private final class CompletionBox {
+        var call: @MainActor @Sendable (Result<Value, any Error>) -> Void
+        init(_ call: @escaping @MainActor @Sendable (Result<Value, any Error>) -> Void) { self.call = call }
+    }
+
+    private var entries: [DisplayRequestID: Entry] = [:]
+    private var idOfOwner: [ObjectIdentifier: DisplayRequestID] = [:]
+    private var nextID = 0
+    /// Told the request that was answered (not withdrawn nor replaced).
+    var onEnded: ((DisplayRequestID) -> Void)?
 
     // The coordinator went away: nobody is left to show what its cells asked for.
     deinit {
-        for entry in requests.values { entry.request.cancel() }
+        for entry in entries.values { entry.request.cancel() }
+    }
+
+    /// What a cell's request came to.
+    struct Outcome {
+        /// The request, or `nil` without a key.
+        var request: FetchTask?
+        /// Its id while it waits (nil once answered, or without a key).
+        var id: DisplayRequestID?
+        /// Whether the cell was already waiting for this key: its request
+        /// goes on, at the new priority.
+        var isKept: Bool
+        /// The cell's earlier request for another key, replaced: ended, its
+        /// id for the core to forget.
+        var replaced: DisplayRequestID?
+        /// The id `priority` was asked with: the core's record of it ends
+        /// at once if the request was answered from the cache (`id` nil).
+        var asked: DisplayRequestID?
     }
 
     /// Starts a display request of `key` (none if `nil`) on `fetcher` for
-    /// the cell at `path`, replacing the one before it; kept while it waits.
-    ///
-    /// - Returns: the request, or `nil` without a key.
-    func request<Key: Hashable & Sendable, Value: Sendable>(
-        at path: Path, key: Key?, from fetcher: AsyncFetcher<Key, Value>, priority: FetchPriority,
+    /// `owner`, unless `owner` already waits for `key`; replaces `owner`'s
+    /// request for another key. `priority` is asked once, with the
+    /// request's id, for the priority to ask at (or to move the kept one to).
+    func request(
+        for owner: AnyObject, key: Key?, from fetcher: AsyncFetcher<Key, Value>,
+        priority: (DisplayRequestID) -> FetchPriority,
         completion: @escaping @MainActor @Sendable (Result<Value, any Error>) -> Void
-    ) -> FetchTask? {
-        let serial = replace(at: path)
-        guard let key else { return nil }
-        let request = fetcher.fetchOnMainActor(key, priority: priority) { [weak self] result in
-            self?.ended(serial: serial)
-            completion(result)
+    ) -> Outcome {
+        let ownerID = ObjectIdentifier(owner)
+        let earlier = idOfOwner[ownerID]
+        if let earlier, let entry = entries[earlier], entry.key == key, entry.request.isPending {
+            entry.completion.call = completion
+            let priority = priority(earlier)
+            if entry.request.priority != priority { entry.request.priority = priority }
+            return Outcome(request: entry.request, id: earlier, isKept: true, replaced: nil)
         }
-        if request.isPending {
-            requests[path] = (serial, request)
-            pathOfSerial[serial] = path
+        // The new request first, then the old one goes: a load both share
+        // (the same key asked again after an update) is never stopped between.
+        var outcome = Outcome(request: nil, id: nil, isKept: false, replaced: nil)
+        if let key {
+            nextID += 1
+            let id = DisplayRequestID(nextID)
+            let box = CompletionBox(completion)
+            let request = fetcher.requestDisplay(of: key, priority: priority(id)) { [weak self] result in
+                self?.ended(id)
+                box.call(result)
+            }
+            outcome.request = request
+            outcome.asked = id
+            if request.isPending {
+                entries[id] = Entry(owner: ownerID, key: key, request: request, completion: box)
+                idOfOwner[ownerID] = id
+                outcome.id = id
+            }
         }
-        return request
+        if let earlier, let entry = forget(earlier) {
+            entry.request.cancel()
+            outcome.replaced = earlier
+        }
+        if outcome.id == nil, idOfOwner[ownerID] == earlier { idOfOwner[ownerID] = nil }
+        return outcome
     }
 
-    /// Cancels the request at `path`, if any, and returns the serial of the one that replaces it.
-    private func replace(at path: Path) -> Int {
-        cancel(at: path)
-        nextSerial += 1
-        return nextSerial
+    /// The request `id` was answered: forgotten.
+    private func ended(_ id: DisplayRequestID) {
+        guard forget(id) != nil else { return }
+        onEnded?(id)
     }
 
-    /// The request made with `serial` completed: forgotten, unless a newer one replaced it.
-    private func ended(serial: Int) {
-        guard let path = pathOfSerial.removeValue(forKey: serial) else { return }
-        guard requests[path]?.serial == serial else { return }
-        requests[path] = nil
-        onEnded?(path)
+    /// The waiting request of `owner`, if any.
+    func id(of owner: AnyObject) -> DisplayRequestID? {
+        idOfOwner[ObjectIdentifier(owner)]
     }
 
-    /// Withdraws the request at `path`: its completion gets `CancellationError`.
-    func cancel(at path: Path) {
-        forget(at: path)?.cancel()
+    /// The key request `id` asked for.
+    func key(of id: DisplayRequestID) -> Key? {
+        entries[id]?.key
     }
 
-    /// Adds the withdrawal of the requests at `paths` to `changes`: a
-    /// frame's withdrawals in its batch rather than a lock round trip each.
-    func withdraw(at paths: [Path], into changes: inout FetchRequestChanges) {
-        for path in paths {
-            if let request = forget(at: path) { changes.withdrawn.append(request) }
+    /// The request `id`.
+    func request(_ id: DisplayRequestID) -> FetchTask? {
+        entries[id]?.request
+    }
+
+    /// Withdraws request `id`: its completion gets `CancellationError`.
+    func cancel(_ id: DisplayRequestID) {
+        forget(id)?.request.cancel()
+    }
+
+    /// Adds the withdrawal of the requests `ids` to `changes`: a frame's
+    /// withdrawals in its batch rather than a lock round trip each.
+    func withdraw(_ ids: [DisplayRequestID], into changes: inout FetchRequestChanges) {
+        for id in ids {
+            if let entry = forget(id) { changes.withdrawn.append(entry.request) }
         }
     }
 
-    /// Forgets the request at `path`, if any, and returns it.
-    private func forget(at path: Path) -> FetchTask? {
-        guard let entry = requests.removeValue(forKey: path) else { return nil }
-        pathOfSerial[entry.serial] = nil
-        return entry.request
-    }
-
-    /// Withdraws the requests whose paths `isWithdrawn` names.
-    func cancel(where isWithdrawn: (Path) -> Bool) {
-        for path in requests.keys where isWithdrawn(path) { cancel(at: path) }
+    @discardableResult
+    private func forget(_ id: DisplayRequestID) -> Entry? {
+        guard let entry = entries.removeValue(forKey: id) else { return nil }
+        if idOfOwner[entry.owner] == id { idOfOwner[entry.owner] = nil }
+        return entry
     }
 
     /// Withdraws every request.
     func cancelAll() {
-        let withdrawn = requests.values
-        requests.removeAll()
-        pathOfSerial.removeAll()
+        let withdrawn = entries.values
+        entries.removeAll()
+        idOfOwner.removeAll()
         for entry in withdrawn { entry.request.cancel() }
     }
 
-    /// Moves each request to its item's new path; withdraws those whose item is gone (`nil`).
-    func remap(_ newPath: (Path) -> Path?) {
-        var moved: [Path: (serial: Int, request: FetchTask)] = [:]
-        var withdrawn: [FetchTask] = []
-        pathOfSerial.removeAll(keepingCapacity: true)
-        for (path, entry) in requests {
-            if let new = newPath(path) {
-                moved[new] = entry
-                pathOfSerial[entry.serial] = new
-            } else {
-                withdrawn.append(entry.request)
-            }
-        }
-        requests = moved
-        for request in withdrawn { request.cancel() }
-    }
-
-    /// The request waiting at `path`, if any.
-    func request(at path: Path) -> FetchTask? {
-        requests[path]?.request
-    }
-
     /// Adds the re-ranking of the waiting requests `ranks` names to `changes`.
-    func add(_ ranks: [(path: Path, priority: FetchPriority)], to changes: inout FetchRequestChanges) {
-        for (path, priority) in ranks {
-            if let request = requests[path]?.request { changes.priorities.append((request, priority)) }
+    func add(_ ranks: [(id: DisplayRequestID, priority: FetchPriority)], to changes: inout FetchRequestChanges) {
+        for (id, priority) in ranks {
+            if let request = entries[id]?.request { changes.priorities.append((request, priority)) }
         }
     }
 
-    /// The paths with a request waiting.
-    var paths: Set<Path> { Set(requests.keys) }
+    /// The waiting requests.
+    var requests: [FetchTask] { entries.values.map(\.request) }
 
-    /// How many requests wait (and serials are kept for).
-    var count: Int { requests.count + pathOfSerial.count }
+    /// The waiting request of `owner`, with its key.
+    func request(of owner: AnyObject) -> (key: Key, request: FetchTask)? {
+        id(of: owner).flatMap { entries[$0] }.map { ($0.key, $0.request) }
+    }
+
+    /// The ids of the waiting requests, with their keys.
+    var keys: [DisplayRequestID: Key] { entries.mapValues(\.key) }
+
+    /// How many requests wait (and owners are kept for).
+    var count: Int { entries.count + idOfOwner.count }
 }

@@ -9,9 +9,9 @@
 /// it to `registerNested` again with the new row. Forward the inner view's
 /// scroll delegate calls and its cells' life to it:
 /// - ``scrollViewDidScroll(contentOffsetX:at:)`` from `scrollViewDidScroll`;
-/// - ``requestDisplay(atItem:completion:)`` from `cellForItemAt`;
-/// - ``willDisplayItem(at:)`` from `willDisplay`;
-/// - ``didEndDisplayingItem(at:)`` from `didEndDisplaying`.
+/// - ``requestDisplay(atItem:for:completion:)`` from `cellForItemAt`;
+/// - ``willDisplay(_:atItem:)`` from `willDisplay`;
+/// - ``didEndDisplaying(_:)`` from `didEndDisplaying`.
 ///
 /// It holds its coordinator weakly: a link outliving its feed does nothing.
 @MainActor
@@ -73,33 +73,31 @@ public final class NestedCollectionLink<Key: Hashable & Sendable, Value: Sendabl
         report(contentOffsetX: contentOffsetX, velocity: velocity, at: time)
     }
 
-    /// Starts the display request of item `item` of the link's row: call it
-    /// from the inner view's `cellForItemAt`. See
-    /// ``NestedPrefetchCoordinator/requestDisplay(at:completion:)``.
+    /// Asks for the value of item `item` of the link's row for `cell`: call
+    /// it from the inner view's `cellForItemAt`. See
+    /// ``NestedPrefetchCoordinator/requestDisplay(at:for:completion:)``.
     ///
     /// - Returns: the request, or `nil` if the item has nothing to load or the link shows no row.
     @discardableResult
     public func requestDisplay(
-        atItem item: Int, completion: @escaping @MainActor @Sendable (Result<Value, any Error>) -> Void
+        atItem item: Int, for cell: AnyObject,
+        completion: @escaping @MainActor @Sendable (Result<Value, any Error>) -> Void
     ) -> FetchTask? {
         guard let row, let coordinator else { return nil }
-        return coordinator.requestDisplay(at: NestedItemPath(row: row, item: item), completion: completion)
+        return coordinator.requestDisplay(at: NestedItemPath(row: row, item: item), for: cell, completion: completion)
     }
 
-    /// The inner cell showing item `item` is displayed, perhaps again
-    /// without a new `cellForItemAt`: see
-    /// ``NestedPrefetchCoordinator/willDisplayItem(at:)``.
-    public func willDisplayItem(at item: Int) {
+    /// `cell`, showing item `item`, is displayed, perhaps again without a
+    /// new `cellForItemAt`: see ``NestedPrefetchCoordinator/willDisplay(_:at:)``.
+    public func willDisplay(_ cell: AnyObject, atItem item: Int) {
         guard let row else { return }
-        coordinator?.willDisplayItem(at: NestedItemPath(row: row, item: item))
+        coordinator?.willDisplay(cell, at: NestedItemPath(row: row, item: item))
     }
 
-    /// The inner cell showing item `item` left the screen: its display
-    /// request drops to `.veryLow`; see
-    /// ``NestedPrefetchCoordinator/didEndDisplayingItem(at:)``.
-    public func didEndDisplayingItem(at item: Int) {
-        guard let row else { return }
-        coordinator?.didEndDisplayingItem(at: NestedItemPath(row: row, item: item))
+    /// `cell` left the screen: its display request drops to `.veryLow`; see
+    /// ``NestedPrefetchCoordinator/didEndDisplaying(_:)``.
+    public func didEndDisplaying(_ cell: AnyObject) {
+        coordinator?.didEndDisplaying(cell)
     }
 
     private func report(contentOffsetX: Double, velocity: Double?, at time: Duration) {

@@ -17,15 +17,15 @@
 /// - a carousel swiped prefetches along its axis;
 /// - a row scrolled away cancels what its carousel asked for;
 /// - a display request per cell
-///   (``NestedCollectionLink/requestDisplay(atItem:completion:)``), at the
+///   (``NestedCollectionLink/requestDisplay(atItem:for:completion:)``), at the
 ///   priority the planner gives it (no more than `.normal` for a cell made
 ///   ahead of being shown), dropped to `.veryLow` when the cell leaves the
 ///   screen and withdrawn once its item is out of reach, or at once when the
 ///   inner collection is handed another row.
 ///
 /// ```swift
-/// let coordinator = NestedPrefetchCoordinator(fetcher: fetcher, layout: feed.layout) { path in
-///     feed.rows[path.row].items[path.item].imageURL
+/// let coordinator = NestedPrefetchCoordinator(fetcher: fetcher, layout: feedLayout) { path in
+///     rows[path.row].items[path.item].id
 /// }
 /// ```
 ///
@@ -54,7 +54,7 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
     package private(set) var requests = CoordinatorCore<NestedItemPath>(datesPrefetches: false)
     /// The outstanding prefetches.
     private var prefetches = PrefetchRequestTable<NestedItemPath>()
-    private let displayRequests = DisplayRequestTable<NestedItemPath>()
+    private let displayRequests = DisplayRequestTable<Key, Value>()
     /// The links handed out, weakly: a batch update moves them with their rows.
     private var links: [ObjectIdentifier: WeakLink<Key, Value>] = [:]
     private var loadObservation: FetchObservation?
@@ -94,6 +94,8 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
             guard case .succeeded(_, let duration) = event else { return }
             Task { @MainActor [weak self] in self?.planner.observeLoadDuration(duration) }
         }
+        // A request that was answered is no longer ranked.
+        displayRequests.onEnded = { [weak self] id in self?.requests.displayEnded(id) }
     }
 
     // A screen that goes away leaves no prefetch of its own behind (its
@@ -183,8 +185,9 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
         link.show(row: row, offset: min(max(0, planner.offset(ofRow: row)), planner.layout.maxOffset(ofRow: row)))
         // UIKit shows a row it kept again without asking for its inner cells anew.
         let shown = planner.visibleSpan(ofRow: row)
-        for path in requests.departed where path.row == row && shown.contains(path.item) {
-            willDisplayItem(at: path)
+        for id in requests.departed.sorted() {
+            guard let path = requests.displays[id]?.path, path.row == row, shown.contains(path.item) else { continue }
+            perform(requests.displayShown(id, at: path, priority: planner.displayPriority(for: path)))
         }
         return link
     }
@@ -195,7 +198,9 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
     /// shows no row until registered again.
     public func unregisterNested(_ link: NestedCollectionLink<Key, Value>) {
         guard link.coordinator === self, let row = link.row else { return }
-        for path in requests.displays.keys where path.row == row { didEndDisplayingItem(at: path) }
+        for id in requests.displays.keys.sorted() where requests.displays[id]?.path.row == row {
+            perform(requests.displayLeft(id))
+        }
         link.show(row: nil, offset: 0)
     }
 
@@ -212,49 +217,62 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
 
     // MARK: - Cells
 
-    /// Starts a display request for the item at `path`, at the priority the
-    /// planner gives it, replacing the earlier one for that path. Call it when
-    /// a cell is configured (an inner cell through its link's
-    /// ``NestedCollectionLink/requestDisplay(atItem:completion:)``); the
-    /// completion runs on the main actor (before this returns if the value is cached).
+    /// Asks for the value of the item at `path` for `cell`, at the priority
+    /// the planner gives it. Call it when a cell is configured (an inner
+    /// cell through its link's ``NestedCollectionLink/requestDisplay(atItem:for:completion:)``);
+    /// the completion runs on the main actor (before this returns if the
+    /// value is cached).
     ///
-    /// A cell made ahead of being shown (UIKit's cell prefetching) asks at
-    /// no more than `.normal` until its item comes on screen or
-    /// ``willDisplayItem(at:)`` reports it shown.
+    /// The request belongs to `cell` and the item's key, as
+    /// `PrefetchCoordinator.requestDisplay(at:for:completion:)`'s: a cell that
+    /// asks again for the same key keeps its request, one reused for another
+    /// item withdraws it, and nothing another cell does touches it. A cell
+    /// made ahead of being shown (UIKit's cell prefetching) asks at no more
+    /// than `.normal` until its item comes on screen or ``willDisplay(_:at:)``
+    /// reports it shown.
     ///
     /// - Returns: the request, or `nil` if `path` has nothing to load.
     /// - Complexity: O(1) amortized.
     @discardableResult
     public func requestDisplay(
-        at path: NestedItemPath, completion: @escaping @MainActor @Sendable (Result<Value, any Error>) -> Void
+        at path: NestedItemPath, for cell: AnyObject,
+        completion: @escaping @MainActor @Sendable (Result<Value, any Error>) -> Void
     ) -> FetchTask? {
-        let priority = requests.displayRequested(
-            at: path, priority: planner.displayPriority(for: path), isOnScreen: planner.isOnScreen(path))
-        let request = displayRequests.request(
-            at: path, key: key(path), from: fetcher, priority: priority, completion: completion)
-        if request?.isPending != true { requests.displayEnded(at: path) }
-        return request
+        let planner = self.planner
+        let outcome = displayRequests.request(
+            for: cell, key: key(path), from: fetcher,
+            priority: {
+                requests.displayRequested(
+                    $0, at: path, priority: planner.displayPriority(for: path), isOnScreen: planner.isOnScreen(path))
+            }, completion: completion)
+        if let replaced = outcome.replaced { requests.displayEnded(replaced) }
+        if let asked = outcome.asked, outcome.id == nil { requests.displayEnded(asked) }
+        return outcome.request
     }
 
-    /// The cell showing `path` is displayed (`willDisplay`), perhaps again
-    /// without a new request: its display request, if it still waits, is
-    /// ranked now at the planner's priority.
-    public func willDisplayItem(at path: NestedItemPath) {
-        perform(requests.displayShown(at: path, priority: planner.displayPriority(for: path)))
+    /// `cell` is displayed at `path` (`willDisplay`), perhaps again without
+    /// a new request: its display request, if it still waits, is ranked now
+    /// at the planner's priority.
+    public func willDisplay(_ cell: AnyObject, at path: NestedItemPath) {
+        guard let id = displayRequests.id(of: cell) else { return }
+        perform(requests.displayShown(id, at: path, priority: planner.displayPriority(for: path)))
     }
 
-    /// The cell showing `path` left the screen (`didEndDisplaying`): its
-    /// display request goes on at `.veryLow`, so that the cell, if UIKit shows
-    /// it again without a new request, still gets its data; it is withdrawn
-    /// once the item is neither within a quarter of a screen of the feed's
-    /// viewport and of its carousel's visible span nor within the planner's
-    /// window, or replaced by the next request for `path`.
-    public func didEndDisplayingItem(at path: NestedItemPath) {
-        perform(requests.displayLeft(at: path))
+    /// `cell` left the screen (`didEndDisplaying`): its display request goes
+    /// on at `.veryLow`, so that the cell, if UIKit shows it again without a
+    /// new request, still gets its data; it is withdrawn once the item is
+    /// neither within a quarter of a screen of the feed's viewport and of its
+    /// carousel's visible span nor within the planner's window, or when the
+    /// cell asks for another item.
+    public func didEndDisplaying(_ cell: AnyObject) {
+        guard let id = displayRequests.id(of: cell) else { return }
+        perform(requests.displayLeft(id))
     }
 
-    /// The display requests still waiting, by path. For tests.
-    package var pendingDisplayPaths: Set<NestedItemPath> { displayRequests.paths }
+    /// The paths the cells of the display requests still waiting were last seen at. For tests.
+    package var pendingDisplayPaths: Set<NestedItemPath> {
+        Set(displayRequests.keys.keys.compactMap { requests.displays[$0]?.path })
+    }
 
     /// The keys held prefetched, by path, looked up when asked (for tests):
     /// a frame keeps handles, never keys.
@@ -265,8 +283,10 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
     }
 
     private func endDisplaying(row: Int) {
-        displayRequests.cancel { $0.row == row }
-        for path in requests.displays.keys where path.row == row { requests.displayEnded(at: path) }
+        for id in requests.displays.keys.sorted() where requests.displays[id]?.path.row == row {
+            requests.displayEnded(id)
+            displayRequests.cancel(id)
+        }
     }
 
     // MARK: - Changes
@@ -274,6 +294,7 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
     /// The feed was replaced (`reloadData()`): every prefetch and display
     /// request is withdrawn, and planning starts afresh on `layout`.
     public func reloadData(layout: CarouselFeedLayout) {
+        fetcher.withdraw(prefetches.takeFinishing())
         _ = planner.cancelAll()
         perform(requests.reset())
         displayRequests.cancelAll()
@@ -360,9 +381,12 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
     /// Moves each prefetch and display request to its item's new path;
     /// withdraws those whose item is gone.
     private func remap(_ newPath: (NestedItemPath) -> NestedItemPath?) {
-        perform(requests.remap(newPath))
+        fetcher.withdraw(prefetches.takeFinishing())
+        var actions = requests.remap(newPath)
+        actions.withdrawDisplay = requests.remapDisplays { _, path in newPath(path) }.withdrawDisplay
+        // Withdrawn by their paths before, then moved.
+        perform(actions)
         prefetches.remap(newPath)
-        displayRequests.remap(newPath)
     }
 
     // MARK: - Planning
@@ -402,8 +426,9 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
         batch.prefetches = made.keys
         prefetches.add(actions, made: made.paths, to: &batch.changes)
         displayRequests.add(actions.rank, to: &batch.changes)
-        displayRequests.withdraw(at: actions.withdrawDisplay, into: &batch.changes)
+        displayRequests.withdraw(actions.withdrawDisplay, into: &batch.changes)
         prefetches.adopt(fetcher.perform(batch), for: made.paths)
+        if !actions.forget.isEmpty { prefetches.prune { fetcher.arePending($0) } }
     }
 }
 

@@ -18,7 +18,7 @@ extension PrefetchCoordinator {
         set {
             guard newValue != (signposts != nil) else { return }
             #if canImport(os)
-                signposts = newValue ? FetchSignposts(fetcher: fetcher) : nil
+            signposts = newValue ? FetchSignposts(fetcher: fetcher) : nil
             #endif
         }
     }

@@ -3,9 +3,8 @@
 // PrefetchPlanner. Main-actor and thin; LookaheadUIKit and LookaheadSwiftUI
 // only forward to it, and the tests drive it through the headless views.
 
-/// Drives an ``AsyncFetcher`` from a scroll view through a `PrefetchPlanner`:
-/// the adaptive planner in a real `UICollectionView`, `UITableView` or
-/// SwiftUI grid.
+/// Drives an ``AsyncFetcher`` from a scroll view: the adaptive planner in a
+/// real `UICollectionView`, `UITableView` or SwiftUI grid.
 ///
 /// Tell it what the scroll view reports, and it prefetches and cancels:
 /// - ``scrollViewDidScroll(contentOffset:viewportSize:at:)`` on every
@@ -13,30 +12,34 @@
 ///   planner's cancels (first) and prefetches to the fetcher.
 /// - ``scrollViewWillEndDragging(velocity:targetContentOffset:contentOffset:viewportSize:at:)`` when a
 ///   drag ends, and ``scrollViewWillAnimateScroll(to:contentOffset:viewportSize:at:)``
-///   before an animated scroll: the landing zone is asked for on that very frame
-///   (``scrollViewWillAnimateScroll(to:)``: on the view's next report, where
-///   the view reports on a clock of its own, as SwiftUI's does).
-/// - ``requestDisplay(at:completion:)`` from `cellForItemAt`: a display
-///   request at `PrefetchPlanner.displayPriority(for:)`, re-prioritised on
-///   later frames (a fling carrying the cell away lowers it), withdrawn by
-///   ``didEndDisplayingItem(at:)`` when the cell leaves (and is reused).
-/// - ``didReceiveMemoryWarning(_:)`` trims the fetcher's cache.
+///   before an animated scroll: the landing zone is asked for on that very frame.
+/// - ``requestDisplay(at:for:completion:)`` from `cellForItemAt`: the cell's
+///   display request, ranked as the scroll goes (a fling carrying the cell
+///   away lowers it), lowered by ``didEndDisplaying(_:)`` when the cell
+///   leaves, withdrawn when the cell is reused for another item.
+/// - ``applyUpdates(to:)`` when the items change, ``reloadData()`` after a reload.
 ///
 /// `LookaheadUIKit`'s `PrefetchCoordinator(fetcher:collectionView:key:)`
-/// (or `tableView:`) makes all these calls for a `UICollectionView` or
-/// `UITableView`; over a layout source of your own, make them yourself:
+/// (or `tableView:`) makes the scrolling and display calls for a
+/// `UICollectionView` or `UITableView`; over a layout source of your own,
+/// make them yourself:
 ///
 /// ```swift
+/// let source = FixedLayoutSource(layout: ListLayout(width: 390, rowHeight: 88, rowCount: ids.count))
 /// let coordinator = PrefetchCoordinator(fetcher: fetcher, layoutSource: source) { path in
 ///     ids.indices.contains(path.item) ? ids[path.item] : nil
 /// }
-/// coordinator.scrollViewDidScroll(contentOffset: offset, viewportSize: size, at: time)
-/// cell.request = coordinator.requestDisplay(at: path) { result in … }
+/// coordinator.scrollViewDidScroll(contentOffset: Point(x: 0, y: 1_200), viewportSize: Size(width: 390, height: 844), at: .seconds(1))
+/// coordinator.requestDisplay(at: ItemPath(item: 14, section: 0), for: cell) { [weak cell] result in
+///     if case .success(let item) = result { cell?.show(item) }
+/// }
 /// ```
 ///
-/// The coordinator remembers the key of every prefetch it made, so that a
-/// cancel after the data changed withdraws what was asked for, not what the
-/// index path means now. Item frames come from a ``PrefetchLayoutSource``,
+/// Requests belong to items and cells, never to index paths: the
+/// coordinator remembers the key of every prefetch and the cell of every
+/// display request, so that whatever the data does — inserts, deletes,
+/// moves, reloads — no cell gets another item's value and no load the
+/// screen needs restarts. Item frames come from a ``PrefetchLayoutSource``,
 /// sampled around the viewport (and a fling's landing) and sampled again
 /// only when the viewport nears the edge of the sample.
 @MainActor
@@ -77,14 +80,19 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     private let key: @MainActor (ItemPath) -> Key?
     /// The outstanding prefetches.
     private var prefetches = PrefetchRequestTable<ItemPath>()
-    /// The key of each outstanding prefetch, looked up when asked (for
-    /// tests): a frame keeps handles, never keys.
+    /// The key each prefetch held (outstanding or consumed) was made for:
+    /// what an update follows, for the path may name another item by then.
+    private var heldKeys: [ItemPath: Key] = [:]
+    /// The key of each outstanding prefetch. For tests.
     package var prefetchedKeys: [ItemPath: Key] {
         var keys: [ItemPath: Key] = [:]
-        for path in prefetches.paths { keys[path] = key(path) }
+        for path in prefetches.paths { keys[path] = heldKeys[path] }
         return keys
     }
-    private let displayRequests = DisplayRequestTable<ItemPath>()
+    private let displayRequests = DisplayRequestTable<Key, Value>()
+    /// Requests a reload let go of: withdrawn in the next batch, after its
+    /// prefetches (which may ask for the same keys and so keep their loads).
+    private var released: [FetchTask] = []
     private var loadObservation: FetchObservation?
     var paging: PagingLink?
     /// What the platform glue keeps alive as long as the coordinator: a
@@ -105,8 +113,10 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
             core.isPaused = isPaused
             guard isPaused else { return }
             _ = core.paused()
-            let held = prefetches.allRequests
+            let held = prefetches.allRequests + released
             prefetches.removeAll()
+            heldKeys.removeAll()
+            released.removeAll()
             let waiting = fetcher.notStarted(held)
             fetcher.withdraw(zip(held, waiting).compactMap { $1 ? $0 : nil })
         }
@@ -135,7 +145,7 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
         self.key = key
         self.core = PrefetchCoordinatorCore(policy: policy, sampledScreens: sampledScreens)
         // A request that was answered is no longer ranked.
-        displayRequests.onEnded = { [weak self] path in self?.core.displayEnded(at: path) }
+        displayRequests.onEnded = { [weak self] id in self?.core.displayEnded(id) }
         // The policy learns how long the fetcher's loads take.
         loadObservation = fetcher.observe { [weak self] event in
             guard case .succeeded(_, let duration) = event else { return }
@@ -149,7 +159,7 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     // A screen that goes away leaves no prefetch of its own behind (its
     // cells' display requests go with their table).
     deinit {
-        fetcher.withdraw(prefetches.allRequests)
+        fetcher.withdraw(prefetches.allRequests + released)
     }
 
     // MARK: - Scrolling
@@ -243,9 +253,13 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     /// before `ScrollPosition.scrollTo` or `ScrollViewProxy.scrollTo` in
     /// `withAnimation`:
     ///
+    /// <!-- snippet: declarations -->
     /// ```swift
-    /// coordinator.scrollViewWillAnimateScroll(to: Point(x: 0, y: layout.frame(at: path).minY))
-    /// withAnimation { position.scrollTo(id: ids[path.item], anchor: .top) }
+    /// @MainActor
+    /// func scrollToTop(with proxy: ScrollViewProxy) {
+    ///     coordinator.scrollViewWillAnimateScroll(to: Point(x: 0, y: 0))
+    ///     withAnimation { proxy.scrollTo(ids[0], anchor: .top) }
+    /// }
     /// ```
     ///
     /// The planner clamps the target to the content. If the view does not
@@ -294,56 +308,110 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
 
     // MARK: - Cells
 
-    /// Starts a display request for the item at `path`, at the priority the
-    /// planner gives it, replacing the cell's earlier one for that path.
-    /// Call it from `cellForItemAt`; the completion runs on the main actor
-    /// (before this returns if the value is cached).
+    /// Asks for the value of the item at `path` for `cell`, at the priority
+    /// the planner gives it: call it from `cellForItemAt`. The completion
+    /// runs on the main actor (before this returns if the value is cached).
+    ///
+    /// The request belongs to `cell` and to the item's key (`key(path)` now),
+    /// not to `path`: the coordinator ranks it as the scroll goes, lowers it
+    /// when the cell leaves the screen (``didEndDisplaying(_:)``) and
+    /// withdraws it when the cell asks for another item (it was reused), when
+    /// the item goes away in an update, or once the cell is off screen and
+    /// its item out of reach. A cell that asks again for the item it already
+    /// waits for keeps its request — its load goes on — and the new
+    /// completion replaces the old one. No cell's request touches another's,
+    /// so a cell needs no request property nor a cancel in `prepareForReuse`.
     ///
     /// A cell made ahead of being shown (UIKit's cell prefetching) asks at
     /// no more than `.normal` until its item comes on screen or
-    /// ``willDisplayItem(at:)`` reports it shown.
+    /// ``willDisplay(_:at:)`` reports it shown.
     ///
-    /// - Returns: the request, or `nil` if `path` has nothing to load.
+    /// - Returns: the request (to read its state; the coordinator manages
+    ///   it), or `nil` if `path` has nothing to load.
     /// - Complexity: O(1) amortized.
     @discardableResult
     public func requestDisplay(
-        at path: ItemPath, completion: @escaping @MainActor @Sendable (Result<Value, any Error>) -> Void
+        at path: ItemPath, for cell: AnyObject,
+        completion: @escaping @MainActor @Sendable (Result<Value, any Error>) -> Void
+    ) -> FetchTask? {
+        requestDisplay(of: key(path), at: path, for: cell, completion: completion)
+    }
+
+    /// Asks for the value of `key`, shown by `owner` at `path` (a SwiftUI
+    /// row, a view of your own): as ``requestDisplay(at:for:completion:)``,
+    /// with the key the owner shows rather than the one `path` names now;
+    /// `path` ranks it.
+    @discardableResult
+    public func requestDisplay(
+        of key: Key?, at path: ItemPath, for owner: AnyObject,
+        completion: @escaping @MainActor @Sendable (Result<Value, any Error>) -> Void
     ) -> FetchTask? {
         paging?.accessed(path)
-        let request = displayRequests.request(
-            at: path, key: key(path), from: fetcher, priority: core.displayRequested(at: path),
+        let outcome = displayRequests.request(
+            for: owner, key: key, from: fetcher, priority: { core.displayRequested($0, at: path) },
             completion: completion)
-        if request?.isPending != true { core.displayEnded(at: path) }
-        if request?.isPending == false { signposts?.cacheHit() }
-        return request
+        if let replaced = outcome.replaced { core.displayEnded(replaced) }
+        if let asked = outcome.asked, outcome.id == nil { core.displayEnded(asked) }
+        if outcome.request?.isPending == false { signposts?.cacheHit() }
+        return outcome.request
     }
 
-    /// The cell showing `path` is displayed (`willDisplay`), perhaps again
-    /// without a new `cellForItemAt`: its display request, if it still
-    /// waits, is ranked now at the planner's priority.
-    public func willDisplayItem(at path: ItemPath) {
-        performOutsideFrame(core.displayShown(at: path))
+    /// `cell` is displayed at `path` (`willDisplay`), perhaps again without a
+    /// new `cellForItemAt`: its display request, if it still waits, is
+    /// ranked now at the planner's priority.
+    public func willDisplay(_ cell: AnyObject, at path: ItemPath) {
+        guard let id = displayRequests.id(of: cell) else { return }
+        performOutsideFrame(core.displayShown(id, at: path))
     }
 
-    /// The cell showing `path` left the screen (`didEndDisplaying`): its
-    /// display request goes on at `.veryLow`, so that the cell, if UIKit shows
-    /// it again without a new `cellForItemAt`, still gets its data; the
-    /// request is withdrawn once the item is neither within a quarter of a
-    /// screen of the viewport nor within the planner's window, or replaced by
-    /// the next request for `path`.
-    public func didEndDisplayingItem(at path: ItemPath) {
-        performOutsideFrame(core.displayLeft(at: path))
+    /// `cell` left the screen (`didEndDisplaying`): its display request goes
+    /// on at `.veryLow`, so that the cell, if UIKit shows it again without a
+    /// new `cellForItemAt`, still gets its data; the request is withdrawn
+    /// once the item is neither within a quarter of a screen of the viewport
+    /// nor within the planner's window, or when the cell asks for another
+    /// item. Whatever index path UIKit reports with the call (one from before
+    /// an update, for a cell it removes) is not needed: the cell says which
+    /// request it is.
+    public func didEndDisplaying(_ cell: AnyObject) {
+        guard let id = displayRequests.id(of: cell) else { return }
+        performOutsideFrame(core.displayLeft(id))
+    }
+
+    /// Withdraws `owner`'s display request, if it has one: a view that goes
+    /// away for good (a SwiftUI row). Its completion gets `CancellationError`.
+    public func cancelDisplayRequest(for owner: AnyObject) {
+        guard let id = displayRequests.id(of: owner) else { return }
+        core.displayEnded(id)
+        displayRequests.cancel(id)
     }
 
     /// How many entries the coordinator's tables hold: prefetches (and
     /// consumed ones still loading), display requests, and the core's
     /// records of both. For the soak, which checks they stay bounded.
     package var tableEntryCount: Int {
-        prefetches.count + displayRequests.count + core.requests.entryCount
+        prefetches.count + heldKeys.count + released.count + displayRequests.count + core.requests.entryCount
     }
 
-    /// The display requests still waiting, by index path. For tests.
-    package var pendingDisplayPaths: Set<ItemPath> { displayRequests.paths }
+    /// The display requests still waiting: the path each cell was last seen
+    /// at, and the key it waits for. For tests.
+    package var pendingDisplays: [(path: ItemPath, key: Key)] {
+        displayRequests.keys.compactMap { id, key in core.requests.displays[id].map { ($0.path, key) } }
+    }
+
+    /// The display request `owner` waits on, with its key. For tests.
+    package func displayRequest(of owner: AnyObject) -> (key: Key, request: FetchTask)? {
+        displayRequests.request(of: owner)
+    }
+
+    /// Every request the coordinator holds on its fetcher: prefetches
+    /// (outstanding, consumed, let go of by a reload) and display requests.
+    /// For the soak, which checks the fetcher serves nothing else.
+    package var heldRequests: [FetchTask] {
+        prefetches.allRequests + released + displayRequests.requests
+    }
+
+    /// The paths of the display requests still waiting. For tests.
+    package var pendingDisplayPaths: Set<ItemPath> { Set(pendingDisplays.map(\.path)) }
 
     // MARK: - UIKit's own window
 
@@ -360,29 +428,78 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
 
     // MARK: - Changes
 
-    /// The data was replaced: every prefetch is withdrawn (by the key it was
-    /// made for), every display request too, and the next frame is a first
-    /// layout. Call it after `reloadData()`, or after applying a snapshot
-    /// that replaced the list.
+    /// The data was reloaded (`reloadData()`): call it after the view's.
+    ///
+    /// Nothing the screen still needs restarts. A cell's display request
+    /// stays if the key at its path is still its key (a page appended, items
+    /// changed elsewhere) — and when the view asks the cell again, it keeps
+    /// its request; the others go on at `.veryLow` until the cells that show
+    /// their items now have asked, and are withdrawn at the next planned
+    /// frame. Prefetches are asked for again by the next frame's window, and
+    /// those it no longer wants are withdrawn then, after it: a load both
+    /// want goes on. The next frame is a first layout.
+    ///
+    /// For an append, an insert, a delete or a move, ``applyUpdates(to:)``
+    /// is cheaper: the planner keeps its window.
     public func reloadData() {
-        performOutsideFrame(core.reloaded())
-        displayRequests.cancelAll()
+        released += prefetches.allRequests
+        prefetches.removeAll()
+        heldKeys.removeAll()
+        let key = self.key
+        let displays = displayRequests
+        performOutsideFrame(
+            core.reloaded { id, path in
+                guard let held = displays.key(of: id), key(path) == held else { return nil }
+                return path
+            })
         paging?.listChanged()
     }
 
+    /// The items changed — inserted, deleted, moved, a page appended, a
+    /// snapshot applied: `keys` are the keys the view shows now, section by
+    /// section, in order (a diffable data source's item identifiers).
+    ///
+    /// Every request follows its item's key to where it is now; those whose
+    /// key is gone are withdrawn; nothing else restarts. Call it before or
+    /// after applying the change to the view, from the main actor: it depends
+    /// only on `keys`, so calling it twice, or after cells were asked for at
+    /// their new paths, changes nothing more. A key listed twice is taken
+    /// where it first appears.
+    ///
+    /// - Complexity: O(items in `keys` + requests held).
+    public func applyUpdates(to keys: [[Key]]) {
+        var newIndex: [Key: ItemPath] = [:]
+        newIndex.reserveCapacity(keys.reduce(0) { $0 + $1.count })
+        for (section, items) in keys.enumerated() {
+            for (item, key) in items.enumerated() where newIndex[key] == nil {
+                newIndex[key] = ItemPath(item: item, section: section)
+            }
+        }
+        let displays = displayRequests
+        let heldKeys = self.heldKeys
+        remap(
+            { heldKeys[$0].flatMap { newIndex[$0] } },
+            displayPath: { id, _ in displays.key(of: id).flatMap { newIndex[$0] } })
+    }
+
     /// Items moved (inserts, deletes, moves): prefetches and display requests
-    /// follow their items to their new index paths; those of deleted items
-    /// (`newPath` returns `nil`) are withdrawn. Call it inside
-    /// `performBatchUpdates`' updates, after changing your data, or just
-    /// before applying a snapshot: before the view asks for the new cells.
-    /// Called after, it would move the requests those new cells made too,
-    /// and withdraw a new item's at a deleted item's path.
+    /// follow their items to the index paths `newPath` gives (`nil`: the item
+    /// was deleted, its requests withdrawn). Call it inside
+    /// `performBatchUpdates`' updates, after changing your data, before the
+    /// view asks for the new cells (display requests move by the path their
+    /// cell was last seen at). ``applyUpdates(to:)`` needs no such care.
     ///
     /// - Complexity: O(window + display requests).
     public func applyUpdates(newPath: (ItemPath) -> ItemPath?) {
-        performOutsideFrame(core.updated(newPath: newPath))
+        remap(newPath, displayPath: { _, path in newPath(path) })
+    }
+
+    private func remap(_ newPath: (ItemPath) -> ItemPath?, displayPath: (DisplayRequestID, ItemPath) -> ItemPath?) {
+        released += prefetches.takeFinishing()
+        // Withdrawn by their paths before, then moved.
+        performOutsideFrame(core.updated(newPath: newPath, displayPath: displayPath))
         prefetches.remap(newPath)
-        displayRequests.remap(newPath)
+        heldKeys = heldKeys.remappingKeys(newPath).moved
         paging?.listChanged()
     }
 
@@ -414,7 +531,7 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
 
     /// Performs a frame's (or a change's) actions on the fetcher, in one batch.
     private func performOutsideFrame(_ actions: CoordinatorCore<ItemPath>.Actions, timelineOffset: Duration = .zero) {
-        guard !actions.isEmpty else { return }
+        guard !actions.isEmpty || !released.isEmpty else { return }
         let made = PrefetchRequestTable<ItemPath>.keys(of: actions, key)
         var batch = FetchBatch<Key>()
         batch.prefetchPriority = prefetchPriority
@@ -422,8 +539,14 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
         // Specialized for the path type whatever the key's: most of a frame's work.
         prefetches.add(actions, made: made.paths, timelineOffset: timelineOffset, to: &batch.changes)
         displayRequests.add(actions.rank, to: &batch.changes)
-        displayRequests.withdraw(at: actions.withdrawDisplay, into: &batch.changes)
+        displayRequests.withdraw(actions.withdrawDisplay, into: &batch.changes)
+        batch.changes.released = released
+        released = []
         prefetches.adopt(fetcher.perform(batch), for: made.paths)
+        if !actions.forget.isEmpty { prefetches.prune { fetcher.arePending($0) } }
+        for path in actions.withdraw where !prefetches.holds(path) { heldKeys[path] = nil }
+        for path in actions.forget where !prefetches.holds(path) { heldKeys[path] = nil }
+        for (index, path) in made.paths.enumerated() { heldKeys[path] = made.keys[index] }
     }
 
     /// Performs a planned frame: its requests in one batch on the fetcher,

@@ -131,30 +131,32 @@ package struct PrefetchCoordinatorCore: Sendable {
 
     // MARK: Cells
 
-    /// A cell asks for the item at `path`: the priority its display request
-    /// runs at (the planner's; no higher than `.normal` for a cell made
-    /// ahead of being shown), recorded for re-ranking. Whether the item is
-    /// on screen is the last frame's unless the driver knows (`isOnScreen`).
-    package mutating func displayRequested(at path: ItemPath, isOnScreen: Bool? = nil) -> FetchPriority {
+    /// Cell `id` asks for the item at `path`: the priority its display
+    /// request runs at (the planner's; no higher than `.normal` for a cell
+    /// made ahead of being shown), recorded for re-ranking. Whether the item
+    /// is on screen is the last frame's unless the driver knows (`isOnScreen`).
+    package mutating func displayRequested(
+        _ id: DisplayRequestID, at path: ItemPath, isOnScreen: Bool? = nil
+    ) -> FetchPriority {
         requests.displayRequested(
-            at: path, priority: planner.displayPriority(for: path),
+            id, at: path, priority: planner.displayPriority(for: path),
             isOnScreen: isOnScreen ?? planner.isOnScreen(path))
     }
 
-    /// The cell at `path` is shown (again, perhaps without a new request):
+    /// Cell `id` is shown at `path` (again, perhaps without a new request):
     /// its request, if it has one, is ranked at the planner's priority.
-    package mutating func displayShown(at path: ItemPath) -> CoordinatorCore<ItemPath>.Actions {
-        requests.displayShown(at: path, priority: planner.displayPriority(for: path))
+    package mutating func displayShown(_ id: DisplayRequestID, at path: ItemPath) -> CoordinatorCore<ItemPath>.Actions {
+        requests.displayShown(id, at: path, priority: planner.displayPriority(for: path))
     }
 
-    /// The cell at `path` left the screen: its request goes on at `.veryLow`.
-    package mutating func displayLeft(at path: ItemPath) -> CoordinatorCore<ItemPath>.Actions {
-        requests.displayLeft(at: path)
+    /// Cell `id` left the screen: its request goes on at `.veryLow`.
+    package mutating func displayLeft(_ id: DisplayRequestID) -> CoordinatorCore<ItemPath>.Actions {
+        requests.displayLeft(id)
     }
 
-    /// The display request at `path` ended or was withdrawn.
-    package mutating func displayEnded(at path: ItemPath) {
-        requests.displayEnded(at: path)
+    /// The display request `id` ended or was withdrawn.
+    package mutating func displayEnded(_ id: DisplayRequestID) {
+        requests.displayEnded(id)
     }
 
     /// The priority a cell showing `path` asks at now.
@@ -187,20 +189,30 @@ package struct PrefetchCoordinatorCore: Sendable {
 
     // MARK: Changes
 
-    /// The data was replaced: every request is withdrawn and the next frame
-    /// is a first layout.
-    package mutating func reloaded() -> CoordinatorCore<ItemPath>.Actions {
+    /// The data was replaced: the next frame is a first layout. Every
+    /// prefetch is let go of — the driver withdraws their requests after the
+    /// next frame's prefetches, which may ask for the same keys again — and
+    /// each display request stays where `displayPath` finds its item still
+    /// (the path it gives), or goes stale (``CoordinatorCore/displaysReloaded(_:)``).
+    package mutating func reloaded(
+        displayPath: (DisplayRequestID, ItemPath) -> ItemPath?
+    ) -> CoordinatorCore<ItemPath>.Actions {
         _ = planner.reload(layout: SampledLayout.empty)
-        let actions = requests.reset()
+        _ = requests.withdrawAllPrefetches()
         needsSample = true
         needsReload = true
         tracker.reset()
-        return actions
+        return requests.displaysReloaded(displayPath)
     }
 
-    /// Items moved: requests follow them; those of items gone are withdrawn.
-    package mutating func updated(newPath: (ItemPath) -> ItemPath?) -> CoordinatorCore<ItemPath>.Actions {
-        let actions = requests.remap(newPath)
+    /// Items moved: prefetches follow `newPath` (by their path before), the
+    /// planner's window too, and display requests `displayPath`; those of
+    /// items gone are named to withdraw.
+    package mutating func updated(
+        newPath: (ItemPath) -> ItemPath?, displayPath: (DisplayRequestID, ItemPath) -> ItemPath?
+    ) -> CoordinatorCore<ItemPath>.Actions {
+        var actions = requests.remap(newPath)
+        actions.withdrawDisplay = requests.remapDisplays(displayPath).withdrawDisplay
         planner.applyUpdates(layout: layout, newPath: newPath)
         needsSample = true
         return actions

@@ -14,6 +14,11 @@ package struct PrefetchRequestTable<Path: Hashable & Comparable & Sendable>: Sen
     /// Consumed prefetches, still loading at `.low`, until their path's next
     /// withdrawal or the core forgets them.
     private var consumed: [Path: [FetchTask]] = [:]
+    /// Consumed prefetches the core forgot (their item out of reach), left
+    /// to finish: still held, so that an update or a reload lets go of them
+    /// rather than leave them loading items that may be gone. Those that
+    /// ended are dropped now and then (``prune(keepingPending:)``).
+    private var finishing: [FetchTask] = []
 
     package init() {}
 
@@ -24,6 +29,11 @@ package struct PrefetchRequestTable<Path: Hashable & Comparable & Sendable>: Sen
 
     /// The paths with an outstanding prefetch.
     package var paths: Dictionary<Path, FetchTask>.Keys { entries.keys }
+
+    /// Whether a prefetch at `path` is held, outstanding or consumed.
+    package func holds(_ path: Path) -> Bool {
+        entries[path] != nil || consumed[path] != nil
+    }
 
     /// The paths of `actions`' new prefetches that have a key (`key`
     /// answers; `nil`: nothing to load), and the keys, in order: the batch's.
@@ -63,7 +73,9 @@ package struct PrefetchRequestTable<Path: Hashable & Comparable & Sendable>: Sen
             if let task = entries.removeValue(forKey: path) { changes.withdrawn.append(task) }
             if let tasks = consumed.removeValue(forKey: path) { changes.withdrawn.append(contentsOf: tasks) }
         }
-        for path in actions.forget { consumed[path] = nil }
+        for path in actions.forget {
+            if let tasks = consumed.removeValue(forKey: path) { finishing += tasks }
+        }
         guard !actions.date.isEmpty || !actions.predicted.isEmpty else { return }
         func request(at path: Path) -> FetchBatchRequest? {
             if let task = entries[path] { return .task(task) }
@@ -82,23 +94,44 @@ package struct PrefetchRequestTable<Path: Hashable & Comparable & Sendable>: Sen
         for (index, path) in made.enumerated() { entries[path] = tasks[index] }
     }
 
-    /// Moves each prefetch to its item's new path (the core named those to withdraw).
+    /// Moves each prefetch to its item's new path (the core named those to
+    /// withdraw, and they were, so no two land on one path).
     package mutating func remap(_ newPath: (Path) -> Path?) {
         entries = entries.remappingKeys(newPath).moved
         consumed = consumed.remappingKeys(newPath).moved
     }
 
-    /// Every handle the table keeps, outstanding and consumed.
-    package var allRequests: [FetchTask] { Array(entries.values) + consumed.values.joined() }
+    /// Every handle the table keeps: outstanding, consumed, finishing.
+    package var allRequests: [FetchTask] { Array(entries.values) + consumed.values.joined() + finishing }
 
     /// Lets go of every handle, withdrawing none.
     package mutating func removeAll() {
         entries.removeAll()
         consumed.removeAll()
+        finishing.removeAll()
     }
 
+    /// Lets go of the forgotten consumed prefetches still finishing, and
+    /// returns them: an update or a reload withdraws them (after the next
+    /// window's prefetches), for their paths may name other items by now.
+    package mutating func takeFinishing() -> [FetchTask] {
+        defer { finishing.removeAll() }
+        return finishing
+    }
+
+    /// Drops the finishing handles whose requests ended, once there are
+    /// more than a few: `isPending` answers for all of them at once.
+    package mutating func prune(keepingPending isPending: ([FetchTask]) -> [Bool]) {
+        guard finishing.count > Self.finishingBeforePrune else { return }
+        let pending = isPending(finishing)
+        finishing = zip(finishing, pending).compactMap { $1 ? $0 : nil }
+    }
+
+    /// How many finishing handles may wait before the ended ones are dropped.
+    package static var finishingBeforePrune: Int { 16 }
+
     /// How many handles the table keeps (bounded by the window).
-    package var count: Int { entries.count + consumed.values.reduce(0) { $0 + $1.count } }
+    package var count: Int { entries.count + consumed.values.reduce(0) { $0 + $1.count } + finishing.count }
 }
 
 extension FetchTask {

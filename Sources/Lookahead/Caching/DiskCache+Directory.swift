@@ -2,11 +2,11 @@
 // the index from the files found there, deleting what crashed writers left.
 
 #if canImport(Darwin)
-    import Darwin
+import Darwin
 #elseif canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #endif
 
 extension DiskCache {

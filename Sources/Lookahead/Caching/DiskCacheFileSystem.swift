@@ -4,11 +4,11 @@
 // symbolic links.
 
 #if canImport(Darwin)
-    import Darwin
+import Darwin
 #elseif canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #endif
 
 /// An error a system call returned: its `errno` and what the system calls it.
@@ -58,9 +58,9 @@ enum DiskCacheFileSystem {
         default: kind = .other
         }
         #if canImport(Darwin)
-            let time = status.st_mtimespec
+        let time = status.st_mtimespec
         #else
-            let time = status.st_mtim
+        let time = status.st_mtim
         #endif
         return DiskCacheFileStatus(
             kind: kind, size: Int(status.st_size), modified: Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))
@@ -200,12 +200,12 @@ enum DiskCacheFileSystem {
 
 // The C functions whose names the wrappers above reuse.
 #if canImport(Darwin)
-    private let systemWrite = Darwin.write
-    private let systemRename = Darwin.rename
+private let systemWrite = Darwin.write
+private let systemRename = Darwin.rename
 #elseif canImport(Glibc)
-    private let systemWrite = Glibc.write
-    private let systemRename = Glibc.rename
+private let systemWrite = Glibc.write
+private let systemRename = Glibc.rename
 #elseif canImport(Musl)
-    private let systemWrite = Musl.write
-    private let systemRename = Musl.rename
+private let systemWrite = Musl.write
+private let systemRename = Musl.rename
 #endif

@@ -276,7 +276,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: @unch
         let result = body(&storage)
         if !storage.released.isEmpty { swap(&released, &storage.released) }
         #if DEBUG
-            if storage.checksInvariants { storage.checkInvariants() }
+        if storage.checksInvariants { storage.checkInvariants() }
         #endif
         lock.unlock()
         released.removeAll()

@@ -4,7 +4,7 @@
 // going to the background) post to.
 
 #if canImport(Darwin)
-    import Dispatch
+import Dispatch
 #endif
 
 /// Something that gives memory back under pressure: a ``MemoryCache``.
@@ -88,14 +88,14 @@ package final class MemoryPressureRegistry: Sendable {
     /// they come (`.warning` and `.critical`, as ``MemoryPressure`` names them).
     private func listenToTheSystem() {
         #if canImport(Darwin)
-            let source = DispatchSource.makeMemoryPressureSource(
-                eventMask: [.warning, .critical], queue: .global(qos: .utility))
-            source.setEventHandler { [weak self, weak source] in
-                guard let event = source?.data else { return }
-                self?.post(event.contains(.critical) ? .critical : .warning)
-            }
-            source.activate()
-            state.withLock { $0.source = source }
+        let source = DispatchSource.makeMemoryPressureSource(
+            eventMask: [.warning, .critical], queue: .global(qos: .utility))
+        source.setEventHandler { [weak self, weak source] in
+            guard let event = source?.data else { return }
+            self?.post(event.contains(.critical) ? .critical : .warning)
+        }
+        source.activate()
+        state.withLock { $0.source = source }
         #endif
     }
 }

@@ -25,18 +25,23 @@ package struct FetchRequestChanges: Sendable {
     package var predicted: [FetchBatchRequest] = []
     /// Requests moved to another priority.
     package var priorities: [(task: FetchTask, priority: FetchPriority)] = []
+    /// Requests withdrawn after the batch's prefetches are made: what a
+    /// reload let go of, whose keys the new window may ask for again — a
+    /// load both want goes on rather than stopping and starting over.
+    package var released: [FetchTask] = []
 
     package init() {}
 
     /// Whether there is nothing to perform.
     package var isEmpty: Bool {
         consumed.isEmpty && withdrawn.isEmpty && deadlines.isEmpty && predicted.isEmpty && priorities.isEmpty
+            && released.isEmpty
     }
 }
 
 /// The changes one coordinator frame makes to its fetcher's requests, in
 /// the order they are performed: consumed, withdrawn, prefetched, re-dated,
-/// checked for a due-soon hedge, re-ranked.
+/// checked for a due-soon hedge, re-ranked, released.
 package struct FetchBatch<Key: Hashable & Sendable>: Sendable {
     /// What is done to requests made before (and the deadlines of new ones).
     package var changes = FetchRequestChanges()
@@ -73,12 +78,15 @@ extension AsyncFetcher {
                     state.scheduler.setPriority(.low, of: id)
                 }
             }
-            for task in changes.withdrawn where task.owner != nil {
-                if let payload = state.scheduler.withdraw(task.interest.id) {
-                    effects.deliveries.append((.failure(CancellationError()), [payload]))
+            func withdraw(_ withdrawn: [FetchTask]) {
+                for task in withdrawn where task.owner != nil {
+                    if let payload = state.scheduler.withdraw(task.interest.id) {
+                        effects.deliveries.append((.failure(CancellationError()), [payload]))
+                    }
+                    if let delivery = task.interest.delivery { cancelledDeliveries.append(delivery) }
                 }
-                if let delivery = task.interest.delivery { cancelledDeliveries.append(delivery) }
             }
+            withdraw(changes.withdrawn)
             var tasks: [FetchTask] = []
             tasks.reserveCapacity(batch.prefetches.count)
             for key in batch.prefetches {
@@ -116,6 +124,7 @@ extension AsyncFetcher {
             for (task, priority) in changes.priorities where task.owner != nil {
                 state.scheduler.setPriority(priority, of: task.interest.id)
             }
+            withdraw(changes.released)
             return tasks
         }
         // A main-actor completion handed its result but not yet run is taken back too.

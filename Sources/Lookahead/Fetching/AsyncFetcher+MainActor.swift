@@ -1,8 +1,11 @@
-/// Display requests whose completions run on the main actor, for UI code
-/// that would otherwise wrap every completion in `Task { @MainActor in … }`.
+// A display request: what a view asks for the value it shows, its
+// completion on the main actor.
+
 extension AsyncFetcher {
-    /// Starts loading the value of `key` for a view, or joins the load already
-    /// running, and calls `completion` on the main actor.
+    /// Asks for the value of `key` for a view that shows it: starts loading
+    /// it, or joins the load already running, at `priority` (`.high` by
+    /// default, above every prefetch), and calls `completion` on the main
+    /// actor.
     ///
     /// Ordering, the guarantee UI code can rely on:
     /// - A cached value is delivered synchronously, before this method
@@ -23,19 +26,22 @@ extension AsyncFetcher {
     ///
     /// ```swift
     /// // cellForItemAt:
-    /// cell.request = fetcher.fetchOnMainActor(item.id, priority: .high) { result in
-    ///     if case .success(let value) = result { cell.configure(with: value) }
+    /// cell.request = fetcher.requestDisplay(of: ids[indexPath.item]) { [weak cell] result in
+    ///     if case .success(let item) = result { cell?.show(item) }
     /// }
     /// // prepareForReuse:
     /// cell.request?.cancel()
     /// ```
     ///
+    /// A cell of a `UICollectionView` a ``PrefetchCoordinator`` drives asks
+    /// through the coordinator instead, which ranks it as the scroll goes.
+    ///
     /// - Returns: the request's handle, to cancel or re-prioritise it.
     /// - Complexity: O(1) amortized.
     @MainActor
     @discardableResult
-    public func fetchOnMainActor(
-        _ key: Key,
+    public func requestDisplay(
+        of key: Key,
         priority: FetchPriority = .high,
         completion: @escaping @MainActor @Sendable (Result<Value, any Error>) -> Void
     ) -> FetchTask {

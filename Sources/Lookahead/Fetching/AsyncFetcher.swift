@@ -2,21 +2,23 @@
 /// priorities, a concurrency limit, retries and a memory cache.
 ///
 /// The modern form of the `AsyncFetcher` in Apple's "Prefetching collection
-/// view data" sample, with the same three calls a data source makes —
-/// `fetchAsync` from `prefetchItemsAt` and `cellForItemAt`, `fetchedData(for:)`
-/// from `cellForItemAt`, `cancelFetch` from `cancelPrefetchingForItemsAt` —
-/// and without the sample's bug: cancelling a prefetch never drops a cell's
+/// view data" sample, with the calls a data source makes — ``prefetch(_:priority:deadline:)``
+/// from `prefetchItemsAt`, ``fetchedData(for:)`` and
+/// ``requestDisplay(of:priority:completion:)`` from `cellForItemAt`,
+/// ``cancelPrefetching(for:)`` from `cancelPrefetchingForItemsAt` — and
+/// without the sample's bug: cancelling a prefetch never drops a cell's
 /// waiting completion, so no cell stays blank forever.
 ///
 /// ```swift
 /// let fetcher = AsyncFetcher<Item.ID, Item> { id in try await api.item(id) }
-/// fetcher.fetchAsync(id)                          // prefetch, at .normal
-/// let request = fetcher.fetchAsync(id) { r in      // display request, at .high
-///     if case .success(let item) = r { cell.configure(with: item) }
+/// let id: Item.ID = 7
+/// fetcher.prefetch(id)                                      // at .normal
+/// let request = fetcher.requestDisplay(of: id) { result in  // at .high, on the main actor
+///     if case .success(let item) = result { cell.show(item) }
 /// }
-/// request.cancel()                                // the cell was reused
-/// fetcher.cancelFetch(id)                         // the prefetch only
-/// let item = try await fetcher.value(for: id)     // or await it
+/// request.cancel()                                          // the cell was reused
+/// fetcher.cancelPrefetching(for: id)                        // the prefetches only
+/// let item = try await fetcher.value(for: id)               // or await it
 /// ```
 ///
 /// - One load per key at a time: every request for a key shares it.
@@ -27,7 +29,7 @@
 ///   first, FIFO within a priority. A load shared by several requests runs at
 ///   the highest of their priorities.
 /// - A request may say when its item is predicted to appear
-///   (``fetchAsync(_:priority:deadline:completion:)``): within a priority,
+///   (``prefetch(_:priority:deadline:)``): within a priority,
 ///   loads with a deadline start earliest first, ahead of those without one.
 /// - Failures reach every waiting request and are never cached; transient ones
 ///   are retried first, with bounded backoff on the injected clock.
@@ -88,9 +90,14 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
     ///
     /// ```swift
     /// let fetcher = AsyncFetcher<URL, Data> { url, context in
-    ///     try await session.data(from: url, priority: context.priority)
+    ///     var request = URLRequest(url: url)
+    ///     request.allowsConstrainedNetworkAccess = !context.isPrefetch
+    ///     return try await URLSession.shared.data(for: request).0
     /// }
     /// ```
+    ///
+    /// (`URLSessionLoader`, in `LookaheadURLSession`, does this and follows
+    /// the priority as it changes.)
     ///
     /// The other parameters are those of the initializer whose loader takes
     /// the key alone.
@@ -154,31 +161,32 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
 
     /// Prefetches the value of `key`: starts loading it, or joins the load
     /// already running, at `priority` (`.normal` by default, below display
-    /// requests). ``cancelFetch(_:)`` withdraws every prefetch of the key;
-    /// the returned handle's ``FetchTask/cancel()`` withdraws this one.
+    /// requests). ``cancelPrefetching(for:)`` withdraws every prefetch of the
+    /// key; the returned handle's ``FetchTask/cancel()`` withdraws this one.
     ///
-    /// - Complexity: O(1) amortized.
+    /// With a `deadline` — how long from now until the item is predicted to
+    /// appear, on the fetcher's clock (negative: overdue) — the load starts
+    /// ahead of those waiting at the same priority that are due later or
+    /// have none. A load shared by several requests is due at the earliest
+    /// of their deadlines. Change it later with ``FetchTask/setDeadline(_:)``.
+    ///
+    /// A view that shows the value asks with
+    /// ``requestDisplay(of:priority:completion:)`` instead.
+    ///
+    /// - Complexity: O(log n) with a deadline, O(1) amortized without.
     @inlinable
     @discardableResult
-    public func fetchAsync(_ key: Key, priority: FetchPriority = .normal) -> FetchTask {
-        fetchAsync(key, priority: priority, deadline: nil, completion: nil)
+    public func prefetch(_ key: Key, priority: FetchPriority = .normal, deadline: Duration? = nil) -> FetchTask {
+        fetchAsync(key, priority: priority, deadline: deadline, completion: nil)
     }
 
-    /// Makes a display request for `key`: starts loading its value, or joins
-    /// the load already running, at `priority` (`.high` by default, as every
-    /// display request), and calls `completion` once with the value or the
-    /// error — off any lock, on an arbitrary thread; hop to the main actor
-    /// yourself before touching UI, or use
-    /// ``fetchOnMainActor(_:priority:completion:)``. If the value is cached
-    /// the completion is called before this method returns.
-    ///
-    /// - Returns: the request's handle: ``FetchTask/cancel()`` withdraws
-    ///   it (a reused cell), ``FetchTask/priority`` moves it (a cell a
-    ///   fling carries away). Either touches this request only.
-    /// - Complexity: O(1) amortized.
+    /// A request whose `completion` runs off any lock, on an arbitrary
+    /// thread (the simulator's, the tests' and the torture's): apps ask
+    /// with ``prefetch(_:priority:deadline:)`` or
+    /// ``requestDisplay(of:priority:completion:)``.
     @inlinable
     @discardableResult
-    public func fetchAsync(
+    package func fetchAsync(
         _ key: Key,
         priority: FetchPriority = .high,
         completion: @escaping @Sendable (Result<Value, any Error>) -> Void
@@ -186,31 +194,14 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
         fetchAsync(key, priority: priority, deadline: nil, completion: completion)
     }
 
-    /// Starts loading the value of `key` by a deadline, or joins the load
-    /// already running: a prefetch without a completion, a display request
-    /// with one.
-    ///
-    /// As ``fetchAsync(_:priority:)`` and ``fetchAsync(_:priority:completion:)``,
-    /// with when the item is predicted to appear: among the loads waiting at
-    /// the same priority, the one due soonest starts first, ahead of those
-    /// without a deadline. A load shared by several requests is due at the
-    /// earliest of their deadlines. Change it later with
-    /// ``FetchTask/setDeadline(_:)``.
-    ///
-    /// - Parameters:
-    ///   - key: the item to load.
-    ///   - priority: how urgently; a prefetch's `.normal` by default.
-    ///   - deadline: how long from now until the item is predicted to appear,
-    ///     on the fetcher's clock (negative: overdue); `nil` for none.
-    ///   - completion: called once with the value or the error, as in
-    ///     ``fetchAsync(_:priority:completion:)``; `nil` for a prefetch.
-    /// - Complexity: O(log n) with a deadline, O(1) amortized without.
+    /// A prefetch (`completion` `nil`) or a request whose completion runs
+    /// off any lock, on an arbitrary thread, with an optional deadline.
     @inlinable
     @discardableResult
-    public func fetchAsync(
+    package func fetchAsync(
         _ key: Key,
         priority: FetchPriority = .normal,
-        deadline: Duration?,
+        deadline: Duration? = nil,
         completion: (@Sendable (Result<Value, any Error>) -> Void)? = nil
     ) -> FetchTask {
         // The common case in `cellForItemAt`: answered without the fetcher's lock.
@@ -237,13 +228,13 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
         memoryCache.value(forKey: key)
     }
 
-    /// Withdraws the prefetches of `key` (requests made without a completion).
+    /// Withdraws the prefetches of `key` (``prefetch(_:priority:deadline:)``).
     ///
     /// The load stops only if nobody else wants it: a display request waiting
     /// for the same key keeps it running and still gets its value.
     /// - Complexity: O(requests for `key`).
     @inlinable
-    public func cancelFetch(_ key: Key) {
+    public func cancelPrefetching(for key: Key) {
         core.update { state, _ in
             _ = state.scheduler.withdrawPrefetchInterests(in: key)
         }
@@ -377,15 +368,13 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
 
     /// Calls `handler` with every load attempt's events: started, succeeded,
     /// failed, cancelled, with durations — to export blank-cell and waste
-    /// figures, or to feed a policy the load durations it learns from.
+    /// figures.
     ///
     /// `handler` runs on the loading thread, outside the fetcher's lock; keep
     /// it short. The observation lasts while the returned object is alive.
     ///
     /// ```swift
-    /// let observation = fetcher.observe { event in
-    ///     if case .succeeded(_, let duration) = event { planner.observeLoadDuration(duration) }
-    /// }
+    /// let observation = fetcher.observe { event in metrics.record(event) }
     /// ```
     public func observe(_ handler: @escaping @Sendable (FetchEvent<Key>) -> Void) -> FetchObservation {
         core.observe(handler)

@@ -18,7 +18,7 @@ import Dispatch
 /// ```swift
 /// let pipeline = try DataPipeline<Int, Thumbnail>(
 ///     diskCache: DiskCache(directory: thumbnailsPath),
-///     fetchData: { id in Array(try await client.image(id, size: 96)) },
+///     fetchData: { id in Array(try await api.image(id, size: 96)) },
 ///     decode: { _, bytes in try Thumbnail(png: bytes) })
 /// // .memory: decoded, ready to display.
 /// let nearby = Prefetcher(fetcher: pipeline.fetcher)

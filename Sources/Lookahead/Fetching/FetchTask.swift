@@ -1,4 +1,4 @@
-/// A handle on one request made with ``AsyncFetcher/fetchAsync(_:priority:completion:)``:
+/// A handle on one request made with ``AsyncFetcher/prefetch(_:priority:deadline:)`` or ``AsyncFetcher/requestDisplay(of:priority:completion:)``:
 /// withdraw it when its cell is reused, lower it when a fling carries the
 /// cell away.
 ///

@@ -1,4 +1,4 @@
-/// The completion of one main-actor request (``AsyncFetcher/fetchOnMainActor(_:priority:completion:)``):
+/// The completion of one main-actor request (``AsyncFetcher/requestDisplay(of:priority:completion:)``):
 /// runs it once on the main actor, and lets a cancellation take it back until
 /// it has run.
 ///

@@ -49,7 +49,7 @@ package final class RowDisplay<Key: Hashable & Sendable, Value: Sendable> {
             switch source {
             case .fetcher(_, let priority): request.priority = priority
             case .coordinator(let coordinator, let path):
-                coordinator.willDisplayItem(at: path)
+                coordinator.willDisplay(self, at: path)
             }
             return nil
         }
@@ -63,9 +63,10 @@ package final class RowDisplay<Key: Hashable & Sendable, Value: Sendable> {
         }
         switch source {
         case .fetcher(let fetcher, let priority):
-            request = fetcher.fetchOnMainActor(key, priority: priority, completion: completion)
+            request = fetcher.requestDisplay(of: key, priority: priority, completion: completion)
         case .coordinator(let coordinator, let path):
-            request = coordinator.requestDisplay(at: path, completion: completion)
+            // The row's own key: the coordinator's data may be older or newer than the row's.
+            request = coordinator.requestDisplay(of: key, at: path, for: self, completion: completion)
         }
         return nil
     }
@@ -79,8 +80,8 @@ package final class RowDisplay<Key: Hashable & Sendable, Value: Sendable> {
             self.request = nil
         case (.lowerPriority, .fetcher):
             request.priority = .low
-        case (.lowerPriority, .coordinator(let coordinator, let path)):
-            coordinator.didEndDisplayingItem(at: path)
+        case (.lowerPriority, .coordinator(let coordinator, _)):
+            coordinator.didEndDisplaying(self)
         }
     }
 

@@ -18,7 +18,7 @@
 @MainActor
 public final class RowPrefetcher<Key: Hashable & Sendable, Value: Sendable> {
     /// The index-level prefetcher rows report to.
-    public let rows: ScrollViewPrefetcher
+    package let rows: ScrollViewPrefetcher
     /// The prefetcher the keys go to.
     public let prefetcher: Prefetcher<Key, Value>
     /// The keys of the rows, in order.

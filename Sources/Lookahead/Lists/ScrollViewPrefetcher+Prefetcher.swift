@@ -23,7 +23,7 @@ extension ScrollViewPrefetcher {
     ///
     /// The fetcher's load durations feed the adaptive window (through
     /// ``AsyncFetcher/observe(_:)``) for as long as this prefetcher lives.
-    public convenience init<Key: Hashable & Sendable, Value: Sendable>(
+    package convenience init<Key: Hashable & Sendable, Value: Sendable>(
         prefetcher: Prefetcher<Key, Value>,
         itemCount: Int,
         window: PrefetchWindowSizing = .adaptive,

@@ -52,16 +52,16 @@ import DequeModule
 /// `0..<itemCount`, a second `onAppear` for a visible row and an `onDisappear`
 /// for a row that never appeared are ignored. Every member is safe to call
 /// from any thread. Releasing the prefetcher drops a pending update.
-public final class ScrollViewPrefetcher: Sendable {
+package final class ScrollViewPrefetcher: Sendable {
     /// How the window is sized.
-    public let windowSizing: PrefetchWindowSizing
+    package let windowSizing: PrefetchWindowSizing
     /// The most items kept prefetched ahead of the visible range.
-    public var windowSize: Int { windowSizing.maximumCount }
+    package var windowSize: Int { windowSizing.maximumCount }
     /// How long after a settle that saw the list moving it settles again,
     /// to notice that the list stopped.
-    public static var restCheckDelay: Duration { ScrollViewPrefetcherStateMachine.restCheckDelay }
+    package static var restCheckDelay: Duration { ScrollViewPrefetcherStateMachine.restCheckDelay }
     /// How long changes are collected before the window moves.
-    public var debounce: Duration { state.withLock { $0.machine.debounce } }
+    package var debounce: Duration { state.withLock { $0.machine.debounce } }
 
     private let state: LockedValue<State>
     private let sleep: @Sendable (Duration) async throws -> Void
@@ -149,7 +149,7 @@ public final class ScrollViewPrefetcher: Sendable {
     ///   - prefetch: called with the indices that entered the window, nearest
     ///     to the visible range first.
     ///   - cancel: called with the indices that left the window without being shown.
-    public convenience init(
+    package convenience init(
         itemCount: Int,
         window: PrefetchWindowSizing = .adaptive,
         debounce: Duration = .milliseconds(50),
@@ -202,21 +202,21 @@ public final class ScrollViewPrefetcher: Sendable {
     /// Reports that the row at `index` became visible: call it from the row's `onAppear`.
     ///
     /// - Complexity: O(1) amortized; O(visible + `windowSize`) with `debounce: .zero`.
-    public func onAppear(_ index: Int) {
+    package func onAppear(_ index: Int) {
         change { $0.appeared(index) }
     }
 
     /// Reports that the row at `index` is no longer visible: call it from the row's `onDisappear`.
     ///
     /// - Complexity: O(1) amortized; O(visible + `windowSize`) with `debounce: .zero`.
-    public func onDisappear(_ index: Int) {
+    package func onDisappear(_ index: Int) {
         change { $0.disappeared(index) }
     }
 
     /// The number of items in the list.
     ///
     /// Setting it is `update(itemCount:)`.
-    public var itemCount: Int {
+    package var itemCount: Int {
         get { state.withLock { $0.machine.itemCount } }
         set { update(itemCount: newValue) }
     }
@@ -230,7 +230,7 @@ public final class ScrollViewPrefetcher: Sendable {
     ///
     /// - Complexity: O(visible + `windowSize`) when the list shrinks, O(1)
     ///   otherwise (plus an update with `debounce: .zero`).
-    public func update(itemCount: Int) {
+    package func update(itemCount: Int) {
         change { $0.update(itemCount: itemCount) }
     }
 
@@ -239,13 +239,13 @@ public final class ScrollViewPrefetcher: Sendable {
     /// finish in time. Ignored by a fixed window.
     ///
     /// - Complexity: O(1)
-    public func observeLoadDuration(_ duration: Duration) {
+    package func observeLoadDuration(_ duration: Duration) {
         state.withLock { $0.machine.observeLoadDuration(duration) }
     }
 
     /// The scroll speed the adaptive window sees, in items per second,
     /// positive towards the end of the list; zero for a fixed window.
-    public var itemsPerSecond: Double {
+    package var itemsPerSecond: Double {
         state.withLock { $0.machine.itemsPerSecond }
     }
 
@@ -257,7 +257,7 @@ public final class ScrollViewPrefetcher: Sendable {
     /// Indices prefetched and not yet cancelled or shown, nearest to the
     /// visible range first. Changes made since the last update are not yet
     /// reflected in it.
-    public var window: [Int] {
+    package var window: [Int] {
         state.withLock { $0.machine.window }
     }
 

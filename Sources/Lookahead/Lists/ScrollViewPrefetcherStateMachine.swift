@@ -233,7 +233,7 @@ package struct ScrollViewPrefetcherStateMachine: Sendable {
         window = target
         windowMembers = targetMembers
         #if DEBUG
-            checkInvariants()
+        checkInvariants()
         #endif
         return update
     }
@@ -291,7 +291,7 @@ package struct ScrollViewPrefetcherStateMachine: Sendable {
         window = newWindow
         windowMembers = Set(newWindow)
         #if DEBUG
-            checkInvariants()
+        checkInvariants()
         #endif
         return update
     }

@@ -1,16 +1,22 @@
-// A pager's changes delivered on the main actor, coalesced: what the views
-// that show a pager (`PagedDataSource`, SwiftUI's `ObservablePager`) need
-// from its `onChange`.
+// A pager's changes delivered on the main actor, coalesced: what a view that
+// shows a pager needs from its `onChange` (a UIKit screen, `PagedDataSource`,
+// SwiftUI's `ObservablePager`).
 
 extension Pager {
-    /// Sets ``onChange`` to run `update` on the main actor, once for all the
-    /// changes that arrive before it runs.
+    /// Calls `update` on the main actor after the pager changes, once for
+    /// all the changes that arrive before it runs: the way a screen applies
+    /// a pager's pages.
     ///
     /// A page landing changes the items and the load states in quick
-    /// succession, from the pager's threads; a view wants the latest snapshot
-    /// once, not a main-actor hop per change. The pager holds `update`:
-    /// capture its owner weakly.
-    package func updateOnMainActor(_ update: @escaping @MainActor @Sendable () -> Void) {
+    /// succession, from the pager's threads; a screen wants the latest
+    /// ``items`` once, not a main-actor hop per change. It takes the place
+    /// of ``onChange`` (one or the other). The pager holds `update`: capture
+    /// its owner weakly.
+    ///
+    /// ```swift
+    /// pager.observeOnMainActor { print(pager.items.count) }
+    /// ```
+    public func observeOnMainActor(_ update: @escaping @MainActor @Sendable () -> Void) {
         let isScheduled = LockedValue(false)
         onChange = {
             let alreadyScheduled = isScheduled.withLock { scheduled in

@@ -3,11 +3,11 @@
 // SwiftUI window, the paging trigger) measures it here.
 
 #if canImport(Darwin)
-    import Darwin
+import Darwin
 #elseif canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #endif
 
 /// A velocity, in position units per second, from positions observed at

@@ -1,13 +1,13 @@
 // The package's one lock, over pthread_mutex_t, and a value behind it.
 
 #if canImport(Darwin)
-    public import Darwin
+public import Darwin
 #elseif canImport(Glibc)
-    public import Glibc
+public import Glibc
 #elseif canImport(Musl)
-    public import Musl
+public import Musl
 #else
-    #error("Lock needs pthread_mutex_t")
+#error("Lock needs pthread_mutex_t")
 #endif
 
 /// A mutual-exclusion lock over `pthread_mutex_t`.
@@ -28,11 +28,11 @@ package final class Lock: @unchecked Sendable {
         var attributes = pthread_mutexattr_t()
         pthread_mutexattr_init(&attributes)
         #if DEBUG
-            pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK))
+        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK))
         #elseif canImport(Glibc)
-            // Spin briefly before sleeping: critical sections here are short,
-            // and a futex sleep and wake costs more than the wait it avoids.
-            pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
+        // Spin briefly before sleeping: critical sections here are short,
+        // and a futex sleep and wake costs more than the wait it avoids.
+        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
         #endif
         let result = pthread_mutex_init(mutex, &attributes)
         precondition(result == 0, "pthread_mutex_init failed: \(result)")

@@ -1,6 +1,7 @@
 /// Counts blank cell-frames as the simulator does: in every rendered frame,
 /// each visible cell is a visible cell-frame, and a blank one if its data is
 /// missing.
+#if Tools
 public struct BlankCellFrameCounter: Hashable, Sendable {
     /// Frames recorded.
     public private(set) var frames = 0
@@ -28,3 +29,4 @@ public struct BlankCellFrameCounter: Hashable, Sendable {
         visibleCellFrames == 0 ? 0 : Double(blankCellFrames) / Double(visibleCellFrames)
     }
 }
+#endif

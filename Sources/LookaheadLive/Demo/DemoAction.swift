@@ -1,4 +1,5 @@
 /// What a key press asks the interactive demo to do.
+#if Tools
 public enum DemoAction: Hashable, Sendable {
     /// Scroll by whole rows of cells: positive down, negative up.
     case scroll(rows: Int)
@@ -11,3 +12,4 @@ public enum DemoAction: Hashable, Sendable {
     /// End the demo.
     case quit
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import Lookahead
 import LookaheadSimulation
 
@@ -53,3 +54,4 @@ struct DemoAnnouncer: Sendable {
         }
     }
 }
+#endif

@@ -1,4 +1,5 @@
 /// One cell as the demo draws it; made with the memberwise initializer.
+#if Tools
 public struct DemoCell: Hashable, Sendable {
     /// Whether the cell's data has arrived.
     public enum State: Hashable, Sendable {
@@ -13,3 +14,4 @@ public struct DemoCell: Hashable, Sendable {
     /// Whether the data has arrived.
     public var state: State
 }
+#endif

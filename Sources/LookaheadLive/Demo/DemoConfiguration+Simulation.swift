@@ -1,3 +1,4 @@
+#if Tools
 import Lookahead
 public import LookaheadSimulation
 
@@ -39,3 +40,4 @@ extension DemoConfiguration {
             maxConcurrentLoads: maxConcurrentLoads, trace: trace)
     }
 }
+#endif

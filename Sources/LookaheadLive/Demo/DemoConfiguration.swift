@@ -1,3 +1,4 @@
+#if Tools
 public import Foundation
 public import Logging
 import Lookahead
@@ -155,3 +156,4 @@ public struct DemoConfiguration: Sendable {
         return configuration
     }
 }
+#endif

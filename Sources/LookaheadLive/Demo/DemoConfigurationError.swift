@@ -1,4 +1,5 @@
 /// A demo option that is out of range, with what was expected.
+#if Tools
 public struct DemoConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What was wrong and what was expected.
     public var message: String
@@ -10,3 +11,4 @@ public struct DemoConfigurationError: Error, Hashable, Sendable, CustomStringCon
 
     public var description: String { message }
 }
+#endif

@@ -1,6 +1,7 @@
 // The demo's in-process feed: seeded log-normal latencies on an injected
 // clock, no server.
 
+#if Tools
 import Foundation
 import Lookahead
 
@@ -62,3 +63,4 @@ struct DemoLatency: Sendable {
         return .seconds(medianSeconds * exp(sigma * normal))
     }
 }
+#endif

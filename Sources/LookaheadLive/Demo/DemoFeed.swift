@@ -5,6 +5,7 @@
 /// embedded feed server and HTTP loader, a server elsewhere, or the
 /// in-process ``DemoFeed/simulated(itemCount:latencyMedian:latencyP99:seed:clock:)``
 /// feed that tests use.
+#if Tools
 public struct DemoFeed: Sendable {
     /// Loads the identifiers of the items, in display order.
     public var identifiers: @Sendable () async throws -> [Int]
@@ -27,3 +28,4 @@ public struct DemoFeed: Sendable {
         self.isTransient = isTransient
     }
 }
+#endif

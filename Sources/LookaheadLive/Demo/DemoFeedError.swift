@@ -1,4 +1,5 @@
 /// The feed answered something the demo cannot show.
+#if Tools
 public struct DemoFeedError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What was wrong.
     public var message: String
@@ -10,3 +11,4 @@ public struct DemoFeedError: Error, Hashable, Sendable, CustomStringConvertible 
 
     public var description: String { message }
 }
+#endif

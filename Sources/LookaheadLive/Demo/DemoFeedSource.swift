@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import Logging
 import LookaheadHTTP
@@ -86,3 +87,4 @@ struct DemoFeedSource: Sendable {
             })
     }
 }
+#endif

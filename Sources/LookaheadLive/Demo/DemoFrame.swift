@@ -4,6 +4,7 @@
 /// A value, built by the driver from the collection view and the fetcher,
 /// and drawn by ``DemoRenderer``; tests build it by hand (the memberwise
 /// initializer).
+#if Tools
 public struct DemoFrame: Hashable, Sendable {
     /// Cells per row.
     public var columns: Int
@@ -36,3 +37,4 @@ public struct DemoFrame: Hashable, Sendable {
         return rows[index][column]
     }
 }
+#endif

@@ -5,6 +5,7 @@
 /// gap. In points it is 96 × 96, about the cell of Apple's sample on a phone,
 /// so the scroll traces' speeds (points per second) mean what they mean on a
 /// phone: one text line is 32 points.
+#if Tools
 public struct DemoGeometry: Hashable, Sendable {
     /// Characters per cell, gap included.
     public static let cellWidth = 6
@@ -65,3 +66,4 @@ public struct DemoGeometry: Hashable, Sendable {
         return (firstLine / Self.cellLines)...(last / Self.cellLines)
     }
 }
+#endif

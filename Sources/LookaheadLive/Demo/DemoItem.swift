@@ -1,5 +1,6 @@
 /// What the demo loads for one cell: the item's identifier and how many bytes
 /// its response took.
+#if Tools
 public struct DemoItem: Hashable, Sendable {
     /// The item's identifier.
     public var id: Int
@@ -12,3 +13,4 @@ public struct DemoItem: Hashable, Sendable {
         self.byteCount = byteCount
     }
 }
+#endif

@@ -3,6 +3,7 @@
 /// The keys are the pager's: `j` / `k` (or the arrow keys) scroll a row,
 /// space flings, `g` / `G` jump to the top or the bottom, `q`, Escape or
 /// Ctrl-C quit. Other bytes are ignored.
+#if Tools
 public enum DemoKeyMap {
     /// The action of one key, or `nil` if the key means nothing to the demo.
     public static func action(for byte: UInt8) -> DemoAction? {
@@ -49,3 +50,4 @@ public enum DemoKeyMap {
         return actions
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import Logging
 import Lookahead
 import LookaheadHeadless
@@ -58,8 +59,8 @@ final class DemoLane {
                 path.section == 0 && identifiers.indices.contains(path.item) ? identifiers[path.item] : nil
             }
             // Cells ask through it too, at the planner's priority.
-            dataSource.displayRequester = { [weak coordinator] path, completion in
-                coordinator?.requestDisplay(at: path, completion: completion)
+            dataSource.displayRequester = { [weak coordinator] path, cell, completion in
+                coordinator?.requestDisplay(at: path, for: cell, completion: completion)
             }
             self.coordinator = coordinator
         } else {
@@ -157,3 +158,4 @@ final class DemoLane {
             loadsFailed: statistics.loadsFailed, bytes: byteCount.withLock { $0 }, wasInterrupted: wasInterrupted)
     }
 }
+#endif

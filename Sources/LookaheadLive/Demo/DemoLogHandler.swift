@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 public import Logging
 
@@ -41,3 +42,4 @@ public struct DemoLogHandler: LogHandler {
         file.write(Data(line.utf8))
     }
 }
+#endif

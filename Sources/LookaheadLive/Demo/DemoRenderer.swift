@@ -13,6 +13,7 @@
 ///
 /// Pure: the same frame always gives the same text, so it is tested without a
 /// terminal.
+#if Tools
 public enum DemoRenderer {
     /// Selects the default rendition.
     public static let reset = "\u{1B}[0m"
@@ -155,3 +156,4 @@ public enum DemoRenderer {
         return text
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import Logging
 
@@ -64,3 +65,4 @@ public enum DemoRunner {
         return logger
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import Lookahead
 
@@ -141,3 +142,4 @@ public struct DemoScroller: Hashable, Sendable {
         min(max(value, 0), maxOffset)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 public import Logging
 import Lookahead
 import LookaheadHeadless
@@ -170,3 +171,4 @@ public final class DemoSession {
         return DemoGeometry(terminalWidth: max(share, DemoGeometry.cellWidth), terminalHeight: max(terminalHeight, 4))
     }
 }
+#endif

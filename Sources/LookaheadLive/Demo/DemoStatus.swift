@@ -2,6 +2,7 @@
 ///
 /// Made by the demo's lanes (and tests) with the memberwise initializer,
 /// every count zero unless given.
+#if Tools
 public struct DemoStatus: Hashable, Sendable {
     /// Items intersecting the viewport.
     public var visible = 0
@@ -24,3 +25,4 @@ public struct DemoStatus: Hashable, Sendable {
             + " · cached \(cached) · cancellations \(cancellations)"
     }
 }
+#endif

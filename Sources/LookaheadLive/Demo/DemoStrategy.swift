@@ -1,3 +1,4 @@
+#if Tools
 public import Lookahead
 public import LookaheadSimulation
 
@@ -44,3 +45,4 @@ public enum DemoStrategy: String, CaseIterable, Sendable {
     /// `adaptive` is shown as it ships.
     public var fetcherHedging: FetchHedging { simulationStrategy.fetcherHedging }
 }
+#endif

@@ -1,4 +1,5 @@
 /// What a demo run measured, printed when it ends.
+#if Tools
 public struct DemoSummary: Hashable, Sendable {
     /// The strategy shown.
     public var strategy: DemoStrategy
@@ -52,3 +53,4 @@ public struct DemoSummary: Hashable, Sendable {
             + "\(loadsFailed) failed, \(bytes) bytes"
     }
 }
+#endif

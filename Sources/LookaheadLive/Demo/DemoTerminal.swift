@@ -1,12 +1,13 @@
+#if Tools
 import Dispatch
 import Lookahead
 
 #if canImport(Darwin)
-    import Darwin
+import Darwin
 #elseif canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #endif
 
 /// The terminal I/O of the demo, and nothing else: raw mode, the alternate
@@ -199,9 +200,9 @@ public final class DemoTerminal: Sendable {
         crashSignals.map { number in
             var action = sigaction()
             #if canImport(Darwin)
-                action.__sigaction_u.__sa_handler = restoreTerminalAndCrash
+            action.__sigaction_u.__sa_handler = restoreTerminalAndCrash
             #else
-                action.__sigaction_handler.sa_handler = restoreTerminalAndCrash
+            action.__sigaction_handler.sa_handler = restoreTerminalAndCrash
             #endif
             sigemptyset(&action.sa_mask)
             var previous = sigaction()
@@ -222,11 +223,11 @@ public final class DemoTerminal: Sendable {
 /// `write(2)`, under a name the type's own `write(_:)` does not shadow.
 private func posixWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
     #if canImport(Darwin)
-        Darwin.write(descriptor, bytes, count)
+    Darwin.write(descriptor, bytes, count)
     #elseif canImport(Glibc)
-        Glibc.write(descriptor, bytes, count)
+    Glibc.write(descriptor, bytes, count)
     #elseif canImport(Musl)
-        Musl.write(descriptor, bytes, count)
+    Musl.write(descriptor, bytes, count)
     #endif
 }
 
@@ -254,3 +255,4 @@ private func restoreTerminalAndCrash(_ number: Int32) {
     signal(number, SIG_DFL)
     raise(number)
 }
+#endif

@@ -1,4 +1,5 @@
 /// The terminal could not be taken over.
+#if Tools
 public struct DemoTerminalError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What failed.
     public var message: String
@@ -10,3 +11,4 @@ public struct DemoTerminalError: Error, Hashable, Sendable, CustomStringConverti
 
     public var description: String { message }
 }
+#endif

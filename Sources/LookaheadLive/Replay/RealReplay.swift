@@ -1,3 +1,4 @@
+#if Tools
 public import Foundation
 public import Logging
 import Lookahead
@@ -225,3 +226,4 @@ public struct RealReplay: Sendable {
             pollingEvery: .milliseconds(5), clock: clock)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 public import Lookahead
 public import LookaheadServer
 public import LookaheadSimulation
@@ -59,3 +60,4 @@ public enum RealReplayError: Error, Sendable, Hashable, CustomStringConvertible 
         }
     }
 }
+#endif

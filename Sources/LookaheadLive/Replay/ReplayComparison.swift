@@ -1,3 +1,4 @@
+#if Tools
 public import LookaheadSimulation
 
 /// The simulator's and a real replay's blank ratios, side by side: does the
@@ -54,3 +55,4 @@ public struct ReplayComparison: Sendable, Codable, Hashable {
         self.real = real
     }
 }
+#endif

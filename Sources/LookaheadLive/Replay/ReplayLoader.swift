@@ -1,3 +1,4 @@
+#if Tools
 import Foundation
 import Logging
 import Lookahead
@@ -268,3 +269,4 @@ final class ReplayLoader: Sendable {
         }
     }
 }
+#endif

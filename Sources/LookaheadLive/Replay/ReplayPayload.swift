@@ -1,4 +1,5 @@
 /// What one load of a real replay brought back.
+#if Tools
 public struct ReplayPayload: Sendable, Hashable {
     /// The feed ids the response carried: one item's id, or a page's ids.
     public var ids: [Int]
@@ -11,3 +12,4 @@ public struct ReplayPayload: Sendable, Hashable {
         self.bytes = bytes
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import Logging
 import Lookahead
 import LookaheadSimulation
@@ -159,3 +160,4 @@ final class ReplayRun {
         for task in driver.loader.withdrawEverything(itemCount: driver.itemCount) { await task.value }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Tools
 import Lookahead
 import LookaheadSimulation
 
@@ -72,9 +73,11 @@ final class ReplayStrategyLoader: StrategyLoader {
         prefetches.adopt(fetcher.perform(batch), for: actions.prefetch)
     }
 
-    private func addRanks(_ ranks: [(path: Int, priority: FetchPriority)], to changes: inout FetchRequestChanges) {
-        for (item, priority) in ranks {
-            if let request = displayRequests[item] { changes.priorities.append((request, priority)) }
+    private func addRanks(
+        _ ranks: [(id: DisplayRequestID, priority: FetchPriority)], to changes: inout FetchRequestChanges
+    ) {
+        for (id, priority) in ranks {
+            if let request = displayRequests[id.rawValue] { changes.priorities.append((request, priority)) }
         }
     }
 
@@ -135,9 +138,9 @@ final class ReplayStrategyLoader: StrategyLoader {
         prefetcher?.stopPrefetching()
         switch keys.kind {
         case .item:
-            for key in 0..<itemCount { fetcher.cancelFetch(key) }
+            for key in 0..<itemCount { fetcher.cancelPrefetching(for: key) }
         case .pageNumber:
-            for key in outstandingPages { fetcher.cancelFetch(key) }
+            for key in outstandingPages { fetcher.cancelPrefetching(for: key) }
         case .pageOffset:
             break
         }
@@ -147,3 +150,4 @@ final class ReplayStrategyLoader: StrategyLoader {
         return tasks
     }
 }
+#endif

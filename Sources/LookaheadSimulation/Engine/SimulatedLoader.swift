@@ -126,8 +126,8 @@ struct SimulatedLoader: StrategyLoader {
             // As the fetcher's batch: a prefetch about to be shown may get its hedge.
             for key in actions.predicted where prefetchInterests[key] != nil { keyWasReDated(key, at: time) }
         }
-        for (item, priority) in actions.rank {
-            if let interest = displayInterests[item] { scheduler.setPriority(priority, of: interest) }
+        for (id, priority) in actions.rank {
+            if let interest = displayInterests[id.rawValue] { scheduler.setPriority(priority, of: interest) }
         }
         for key in actions.forget { consumedInterests[key] = nil }
     }

@@ -251,9 +251,9 @@ package struct StrategyDriver<Loader: StrategyLoader> {
         if issuesDisplayRequests {
             for (item, path) in zip(visible, visiblePaths) where !wasVisible.contains(item) {
                 if displayRequests[item] != nil {
-                    showAgain(at: path, time: time)
+                    showAgain(at: path, item: item, time: time)
                 } else if !metrics.ready[item] {
-                    loader.requestForDisplay(item, priority: requestDisplay(at: path))
+                    loader.requestForDisplay(item, priority: requestDisplay(at: path, item: item))
                     displayRequests[item] = path
                 }
             }
@@ -277,7 +277,7 @@ package struct StrategyDriver<Loader: StrategyLoader> {
         for path in layout.itemPaths(in: band) {
             let item = layout.flatIndex(of: path)
             guard displayRequests[item] == nil, !visible.contains(item), !metrics.ready[item] else { continue }
-            loader.requestForDisplay(item, priority: requestDisplay(at: path, isOnScreen: false))
+            loader.requestForDisplay(item, priority: requestDisplay(at: path, item: item, isOnScreen: false))
             displayRequests[item] = path
         }
     }
@@ -285,13 +285,16 @@ package struct StrategyDriver<Loader: StrategyLoader> {
     /// A cell for `path` asks for its data: the priority the coordinator's
     /// planner gives it (`.high` but in an adaptive fling), `.high` without
     /// one; no higher than `.normal` for a cell made ahead of being shown.
-    mutating func requestDisplay(at path: ItemPath, isOnScreen: Bool = true) -> FetchPriority {
+    /// The item is the cell's request's identity: the simulator's items never move.
+    mutating func requestDisplay(at path: ItemPath, item: Int, isOnScreen: Bool = true) -> FetchPriority {
         if let nested {
             let nestedPath = NestedItemPath(row: path.section, item: path.item)
             return nestedRequests.displayRequested(
-                at: nestedPath, priority: nested.displayPriority(for: nestedPath), isOnScreen: isOnScreen)
+                DisplayRequestID(item), at: nestedPath, priority: nested.displayPriority(for: nestedPath),
+                isOnScreen: isOnScreen)
         }
-        return coordinator?.displayRequested(at: path, isOnScreen: isOnScreen) ?? (isOnScreen ? .high : .normal)
+        return coordinator?.displayRequested(DisplayRequestID(item), at: path, isOnScreen: isOnScreen)
+            ?? (isOnScreen ? .high : .normal)
     }
 
     /// The cell showing `path` (`item`) left the screen: through a
@@ -300,13 +303,13 @@ package struct StrategyDriver<Loader: StrategyLoader> {
     /// does; otherwise it is withdrawn.
     mutating func endDisplay(at path: ItemPath, item: Int, time: Duration) {
         if nested == nil, var coordinator {
-            let actions = coordinator.displayLeft(at: path)
+            let actions = coordinator.displayLeft(DisplayRequestID(item))
             self.coordinator = coordinator
             perform(actions, at: time)
             return
         }
         if nested != nil, let feed = visibility.feed {
-            perform(nestedRequests.displayLeft(at: NestedItemPath(row: path.section, item: path.item)), at: time) {
+            perform(nestedRequests.displayLeft(DisplayRequestID(item)), at: time) {
                 feed.flatIndex(of: $0)
             }
             return
@@ -317,15 +320,16 @@ package struct StrategyDriver<Loader: StrategyLoader> {
 
     /// The cell showing `path` is shown again with its request still held
     /// (`willDisplayItem(at:)`): ranked at the planner's priority.
-    mutating func showAgain(at path: ItemPath, time: Duration) {
+    mutating func showAgain(at path: ItemPath, item: Int, time: Duration) {
         if let nested, let feed = visibility.feed {
             let nestedPath = NestedItemPath(row: path.section, item: path.item)
-            let actions = nestedRequests.displayShown(at: nestedPath, priority: nested.displayPriority(for: nestedPath))
+            let actions = nestedRequests.displayShown(
+                DisplayRequestID(item), at: nestedPath, priority: nested.displayPriority(for: nestedPath))
             perform(actions, at: time) { feed.flatIndex(of: $0) }
             return
         }
         guard var coordinator else { return }
-        let actions = coordinator.displayShown(at: path)
+        let actions = coordinator.displayShown(DisplayRequestID(item), at: path)
         self.coordinator = coordinator
         perform(actions, at: time)
     }
@@ -407,11 +411,11 @@ package struct StrategyDriver<Loader: StrategyLoader> {
         keyed.prefetch = actions.prefetch.map(key).filter { !isReady($0) }
         keyed.date = actions.date.map { (key($0.path), $0.deadline) }
         keyed.predicted = actions.predicted.map(key)
-        keyed.rank = actions.rank.map { (key($0.path), $0.priority) }
+        keyed.rank = actions.rank
         keyed.forget = actions.forget.map(key)
         loader.perform(keyed, at: time)
-        for path in actions.withdrawDisplay {
-            let item = key(path)
+        for id in actions.withdrawDisplay {
+            let item = id.rawValue
             displayRequests[item] = nil
             loader.withdrawDisplayRequest(item)
         }

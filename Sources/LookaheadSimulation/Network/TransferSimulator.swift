@@ -321,18 +321,18 @@ public struct TransferSimulator: Sendable {
     /// Checks the type's invariants, in debug builds only.
     private func checkInvariants() {
         #if DEBUG
-            for index in loads.indices {
-                let load = loads[index]
-                precondition(index == 0 || loads[index - 1].id < load.id, "TransferSimulator: loads out of id order")
-                if load.isTransferring {
-                    precondition(
-                        transfersPayload(load) && load.firstByte <= nowNanoseconds, "TransferSimulator: bad phase")
-                    precondition(
-                        load.remaining >= 0 && load.remaining <= Double(load.bytes), "TransferSimulator: bad remaining")
-                } else {
-                    precondition(load.firstByte >= nowNanoseconds, "TransferSimulator: a latency phase ended unnoticed")
-                }
+        for index in loads.indices {
+            let load = loads[index]
+            precondition(index == 0 || loads[index - 1].id < load.id, "TransferSimulator: loads out of id order")
+            if load.isTransferring {
+                precondition(
+                    transfersPayload(load) && load.firstByte <= nowNanoseconds, "TransferSimulator: bad phase")
+                precondition(
+                    load.remaining >= 0 && load.remaining <= Double(load.bytes), "TransferSimulator: bad remaining")
+            } else {
+                precondition(load.firstByte >= nowNanoseconds, "TransferSimulator: a latency phase ended unnoticed")
             }
+        }
         #endif
     }
 }

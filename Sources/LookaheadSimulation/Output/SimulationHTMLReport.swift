@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-    import FoundationEssentials
+import FoundationEssentials
 #else
-    import Foundation
+import Foundation
 #endif
 
 /// One self-contained HTML page of a simulation: what `lookahead simulate

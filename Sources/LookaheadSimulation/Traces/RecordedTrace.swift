@@ -1,9 +1,9 @@
 public import Lookahead
 
 #if canImport(FoundationEssentials)
-    import FoundationEssentials
+import FoundationEssentials
 #else
-    import Foundation
+import Foundation
 #endif
 
 /// A trace recorded in an app by ``ScrollTraceRecorder``: the scroll, the

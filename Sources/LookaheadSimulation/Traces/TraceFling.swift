@@ -1,11 +1,11 @@
 #if canImport(Darwin)
-    import Darwin
+import Darwin
 #elseif canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Musl)
-    import Musl
+import Musl
 #elseif canImport(ucrt)
-    import ucrt
+import ucrt
 #endif
 
 /// A fling that decelerates as UIScrollView's does at its normal

@@ -1,8 +1,9 @@
 // A long run of an app's collection view over a PrefetchCoordinator: seeded
-// drags, flings, reversals, reloads, batch updates and memory warnings on the
-// headless view with UIKit's cell prefetching, over a real AsyncFetcher whose
-// loads land a few per frame. It checks what a user would see and what the
-// coordinator keeps, frame after frame.
+// drags, flings, reversals, memory warnings and data that changes — reloads,
+// pages appended, inserts, deletes and moves that shift index paths, items
+// reloaded — on the headless view with UIKit's cell prefetching and call
+// order, over a real AsyncFetcher whose loads land a few per frame. It checks
+// what a user would see and what the coordinator keeps, frame after frame.
 
 import Foundation
 public import Lookahead
@@ -15,6 +16,26 @@ public struct CoordinatorSoakReport: Sendable, Encodable, Equatable {
     public var reloads = 0
     public var batchUpdates = 0
     public var memoryWarnings = 0
+    /// Batch updates by kind: inserts, deletes, moves, items reloaded,
+    /// pages appended, several changes in one update.
+    public var updatesByKind: [String: Int] = [:]
+    /// Updates told to the coordinator after the view applied them (the rest: before).
+    public var updatesToldAfter = 0
+    /// Frame-checks of a visible cell showing a value that is not its item's. A violation.
+    public var wrongValues = 0
+    /// Frame-checks of a visible cell blank, its value not cached, whose own
+    /// request for its item is missing or demoted to `.veryLow` (a cell that
+    /// left). A violation. (The adaptive policy asks `.low` for a visible
+    /// cell a fling carries away: that is its decision, not a demotion.)
+    public var blankCellsDemoted = 0
+    /// Loads cancelled for a key on screen before and after the frame: a
+    /// visible load restarted. A violation.
+    public var visibleLoadsRestarted = 0
+    /// Frame-checks of a request the fetcher serves that none of the
+    /// coordinator's tables holds: a load left running untracked. A violation.
+    public var untrackedRequests = 0
+    /// The first few violations of the identity checks, with their frame.
+    public var firstIdentityViolations: [String] = []
     /// Cells shown again without a new `cellForItemAt` (UIKit's kept cells).
     public var cellsShownAgain = 0
     public var loadsLanded = 0
@@ -51,20 +72,31 @@ public struct CoordinatorSoakReport: Sendable, Encodable, Equatable {
     public var residentMiBAtEnd: Double?
     public var seconds = 0.0
 
-    /// Blank cells without a request, cells left blank at the end, and frames
-    /// over the table limit.
-    public var violations: Int { blankCellsWithoutRequest + cellsLeftBlank + framesOverLimit }
+    /// Blank cells without a request, cells left blank at the end, frames
+    /// over the table limit, and the identity checks'.
+    public var violations: Int {
+        blankCellsWithoutRequest + cellsLeftBlank + framesOverLimit + identityViolations
+    }
+
+    /// Wrong values, demoted blank cells, visible loads restarted, untracked requests.
+    public var identityViolations: Int { wrongValues + blankCellsDemoted + visibleLoadsRestarted + untrackedRequests }
+
+    mutating func noteIdentityViolation(_ description: String) {
+        if firstIdentityViolations.count < 8 { firstIdentityViolations.append(description) }
+    }
 }
 
 /// Runs the coordinator soak; see ``CoordinatorSoakReport``.
 @MainActor
 public enum CoordinatorSoak {
-    /// Runs `frames` frames from `seed`, calling `progress` with the frames
-    /// done every 10,000.
+    /// Runs `frames` frames from `seed`, the list's data changing about once
+    /// every `changeEvery` frames, calling `progress` with the frames done
+    /// every 10,000.
     public static func run(
-        frames: Int, seed: UInt64, progress: (Int) -> Void = { _ in }
+        frames: Int, seed: UInt64, changeEvery: Int = 40, progress: (Int) -> Void = { _ in }
     ) async -> CoordinatorSoakReport {
         precondition(frames >= 1, "CoordinatorSoak: frames must be at least 1, got \(frames)")
+        precondition(changeEvery >= 1, "CoordinatorSoak: changeEvery must be at least 1, got \(changeEvery)")
         let start = ContinuousClock.now
         var report = CoordinatorSoakReport()
         report.frames = frames
@@ -104,32 +136,15 @@ public enum CoordinatorSoak {
             time += .seconds(1) / 120
 
             // Now and then, what an app's data does to the list.
-            switch random.next() % 2_000 {
-            case 0:
-                source.keys = Array(nextKey..<nextKey + 20_000)
-                nextKey += 20_000
-                view.reloadData()
-                coordinator.reloadData()
-                report.reloads += 1
-            case 1, 2:
-                let visible = view.indexPathsForVisibleItems
-                guard let first = visible.first else { break }
-                let deleted = first.item + Int(random.next() % UInt64(max(1, visible.count)))
-                // As the coordinator's documentation says: inside the updates, before the view asks for new cells.
-                view.performBatchUpdates {
-                    source.keys.remove(at: deleted)
-                    source.keys.insert(nextKey, at: deleted)
-                    nextKey += 1
-                    view.deleteItems(at: [ItemPath(item: deleted, section: 0)])
-                    view.insertItems(at: [ItemPath(item: deleted, section: 0)])
-                    coordinator.applyUpdates { $0.item == deleted ? nil : $0 }
-                }
-                report.batchUpdates += 1
-            case 3:
+            let onScreenBefore = visibleKeys(in: view)
+            loads.takeCancelled()
+            if random.next() % UInt64(changeEvery) == 0 {
+                var change = SoakDataChange(source: source, view: view, coordinator: coordinator)
+                change.make(using: &random, nextKey: &nextKey, report: &report)
+            }
+            if random.next() % 2_000 == 0 {
                 coordinator.didReceiveMemoryWarning()
                 report.memoryWarnings += 1
-            default:
-                break
             }
 
             let kept = view.offscreenCellPaths
@@ -139,6 +154,9 @@ public enum CoordinatorSoak {
             report.loadsLanded += loads.release(upTo: 3, using: &random)
             await Task.yield()
 
+            checkIdentity(
+                in: view, source: source, coordinator: coordinator, fetcher: fetcher, loads: loads,
+                onScreenBefore: onScreenBefore, frame: frame, report: &report)
             // What a user sees: no cell blank without a request that will fill it.
             for path in source.blankCellsWithoutRequest(in: view) {
                 report.blankCellsWithoutRequest += 1
@@ -192,6 +210,54 @@ public enum CoordinatorSoak {
         return report
     }
 
+    /// The keys of the cells on screen.
+    static func visibleKeys(in view: CollectionView) -> Set<Int> {
+        Set(view.indexPathsForVisibleItems.compactMap { view.cellForItem(at: $0)?.representedIdentifier as? Int })
+    }
+
+    /// What identity promises, checked on the frame just shown: every cell
+    /// shows its own item's value or waits on its own request for it; no
+    /// load of an item on screen before and after the frame was stopped; the
+    /// fetcher serves no request the coordinator does not hold.
+    static func checkIdentity(
+        in view: CollectionView, source: CoordinatedDataSource<String>, coordinator: PrefetchCoordinator<Int, String>,
+        fetcher: AsyncFetcher<Int, String>, loads: SoakLoads, onScreenBefore: Set<Int>, frame: Int,
+        report: inout CoordinatorSoakReport
+    ) {
+        for path in view.indexPathsForVisibleItems {
+            guard let cell = view.cellForItem(at: path) as? ContentCell<String>,
+                let key = cell.representedIdentifier as? Int
+            else { continue }
+            if let value = cell.value {
+                if value != "item \(key)" {
+                    report.wrongValues += 1
+                    report.noteIdentityViolation("frame \(frame): the cell of item \(key) shows \(value)")
+                }
+                continue
+            }
+            guard fetcher.fetchedData(for: key) == nil else { continue }
+            let request = coordinator.displayRequest(of: cell)
+            guard let request, request.key == key, request.request.priority > CoordinatorCore<ItemPath>.departedPriority
+            else {
+                report.blankCellsDemoted += 1
+                report.noteIdentityViolation(
+                    "frame \(frame): the blank cell of item \(key) at \(path) waits on "
+                        + (request.map { "item \($0.key) at \($0.request.priority)" } ?? "nothing"))
+                continue
+            }
+        }
+        let onScreenAfter = visibleKeys(in: view)
+        for key in loads.takeCancelled() where onScreenBefore.contains(key) && onScreenAfter.contains(key) {
+            report.visibleLoadsRestarted += 1
+            report.noteIdentityViolation("frame \(frame): the load of item \(key), on screen, was cancelled")
+        }
+        let held = Set(coordinator.heldRequests.map(\.interestID))
+        for (interest, key) in fetcher.liveRequests where !held.contains(interest) {
+            report.untrackedRequests += 1
+            report.noteIdentityViolation("frame \(frame): a request for item \(key) that no table holds")
+        }
+    }
+
     /// The process's resident memory in MiB, where `/proc` tells it.
     static func residentMiB() -> Double? {
         guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
@@ -208,6 +274,8 @@ final class SoakLoads: Sendable {
         var waiting: [Int: (key: Int, continuation: CheckedContinuation<String, any Error>)] = [:]
         var cancelledEarly: Set<Int> = []
         var nextID = 0
+        /// The keys of the loads cancelled since the run last asked.
+        var cancelledKeys: [Int] = []
     }
 
     private let state = LockedValue(State())
@@ -228,6 +296,7 @@ final class SoakLoads: Sendable {
             }
         } onCancel: {
             let waiting: (key: Int, continuation: CheckedContinuation<String, any Error>)? = state.withLock { state in
+                state.cancelledKeys.append(key)
                 if let waiting = state.waiting.removeValue(forKey: id) { return waiting }
                 state.cancelledEarly.insert(id)
                 return nil
@@ -251,6 +320,15 @@ final class SoakLoads: Sendable {
         random = randomness
         for waiting in picked { waiting.continuation.resume(returning: "item \(waiting.key)") }
         return picked.count
+    }
+
+    /// The keys of the loads cancelled since the last call.
+    @discardableResult
+    func takeCancelled() -> [Int] {
+        state.withLock { state in
+            defer { state.cancelledKeys.removeAll() }
+            return state.cancelledKeys
+        }
     }
 
     /// Lands every waiting load.

@@ -4,9 +4,9 @@
 import Lookahead
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// What one check of a cache directory found.

@@ -4,9 +4,9 @@
 import Lookahead
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// The process the parent kills: a seeded random mix of operations on a

@@ -16,7 +16,7 @@ extension FetcherTortureWorld {
         case .prefetchThroughFetcher:
             fetcher.fetchAsync(randomKey(&random), priority: randomPriority(&random))
         case .cancelFetch:
-            fetcher.cancelFetch(randomKey(&random))
+            fetcher.cancelPrefetching(for: randomKey(&random))
         case .awaitValue:
             awaitValue(key: randomKey(&random), priority: randomPriority(&random))
         case .cancelValueTask:

@@ -75,8 +75,8 @@ struct DatedPrefetchTests {
                 // (not those of cells that left, or that UIKit made ahead and has not shown)
                 let offscreen = (run.driver.coordinator?.requests.departed ?? [])
                     .union(run.driver.coordinator?.requests.prepared ?? [])
-                for (item, path) in run.driver.displayRequests where !offscreen.contains(path) {
-                    guard let priority = displays[path] else { continue }
+                for item in run.driver.displayRequests.keys where !offscreen.contains(DisplayRequestID(item)) {
+                    guard let priority = displays[DisplayRequestID(item)]?.priority else { continue }
                     guard case .pending(let queued) = run.driver.loader.scheduler.phase(of: item) else { continue }
                     #expect(queued == priority, "item \(item), frame \(frame)")
                     if priority == .low { lowered += 1 }

@@ -37,7 +37,7 @@ struct RecordingLoader: StrategyLoader {
             for key in actions.prefetch { calls.append(.prefetch(key)) }
             dates.append(contentsOf: actions.date.map { ($0.path, $0.deadline) })
         }
-        for (item, priority) in actions.rank { calls.append(.rankDisplay(item, priority)) }
+        for (id, priority) in actions.rank { calls.append(.rankDisplay(id.rawValue, priority)) }
     }
     mutating func startPrefetching(_ item: Int) { calls.append(.startPrefetching(item)) }
     mutating func stopPrefetching(_ item: Int) { calls.append(.stopPrefetching(item)) }

@@ -4,7 +4,7 @@ import Testing
 @testable import LookaheadSimulation
 
 #if canImport(FoundationXML)
-    import FoundationXML
+import FoundationXML
 #endif
 
 @Suite(.timeLimit(.minutes(1)))

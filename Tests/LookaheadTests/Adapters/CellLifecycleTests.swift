@@ -18,7 +18,9 @@ struct CellLifecycleTests {
         fixture.scroll(to: 10_000)
         let path = fixture.coordinator.planner.visibleItems[0]
         let deliveries = Deliveries<String>()
-        let request = fixture.coordinator.requestDisplay(at: path) { deliveries.record($0) }
+        let request = fixture.coordinator.requestDisplay(at: path, for: fixture.cell(at: path)) {
+            deliveries.record($0)
+        }
         await waitUntil("the cell's load started") { fixture.gate.waiting.contains(path.item) }
         return (fixture, path, request, deliveries)
     }
@@ -30,10 +32,10 @@ struct CellLifecycleTests {
 
         // When the user scrolls it away and back within a few rows: UIKit ends
         // its display and shows it again, with no new `cellForItemAt`
-        fixture.coordinator.didEndDisplayingItem(at: path)
+        fixture.coordinator.didEndDisplaying(fixture.cell(at: path))
         #expect(request?.isPending == true)
         #expect(request?.priority == .veryLow)
-        fixture.coordinator.willDisplayItem(at: path)
+        fixture.coordinator.willDisplay(fixture.cell(at: path), at: path)
         #expect(request?.priority == .high)
 
         // And its load lands
@@ -52,7 +54,7 @@ struct CellLifecycleTests {
     @Test func aCellThatLeftIsWithdrawnOnceItsItemIsOutOfReach() async {
         // Given a visible cell whose load is in flight, which leaves the screen
         let (fixture, path, request, deliveries) = await cellLoading()
-        fixture.coordinator.didEndDisplayingItem(at: path)
+        fixture.coordinator.didEndDisplaying(fixture.cell(at: path))
         fixture.scroll(to: 10_000)
         #expect(request?.isPending == true, "still within reach: the cell may come back")
 
@@ -80,11 +82,11 @@ struct CellLifecycleTests {
         #expect(!visible.contains(below))
 
         // When UIKit makes the cell a row below the screen ahead of showing it
-        let request = fixture.coordinator.requestDisplay(at: below) { _ in }
+        let request = fixture.coordinator.requestDisplay(at: below, for: fixture.cell(at: below)) { _ in }
 
         // Then it asks no higher than a prefetch, until it is shown
         #expect(request?.priority == .normal)
-        fixture.coordinator.willDisplayItem(at: below)
+        fixture.coordinator.willDisplay(fixture.cell(at: below), at: below)
         #expect(request?.priority == .high)
     }
 
@@ -93,7 +95,7 @@ struct CellLifecycleTests {
         let fixture = CoordinatorFixture()
         fixture.scroll(to: 10_000)
         let below = ItemPath(item: fixture.coordinator.planner.visibleItems.last!.item + 4, section: 0)
-        let request = fixture.coordinator.requestDisplay(at: below) { _ in }
+        let request = fixture.coordinator.requestDisplay(at: below, for: fixture.cell(at: below)) { _ in }
         #expect(request?.priority == .normal)
 
         // When the list moves a row, bringing it on screen, and comes to rest (no `willDisplay`: a scroll view of the app's own)

@@ -41,7 +41,7 @@ struct CoordinatorPagingTests {
         coordinator.scrollViewDidScroll(contentOffset: .zero, viewportSize: viewport, at: .zero)
         #expect(gate.started.count == 1)
         // When the cell of row 50 is asked for
-        coordinator.requestDisplay(at: ItemPath(item: 50, section: 0)) { _ in }
+        coordinator.requestDisplay(at: ItemPath(item: 50, section: 0), for: TestCell()) { _ in }
         // Then the pager asks for the rows after the 60th
         await gate.waitForStarts(2)
         #expect(gate.started.last == PageRequest.offset(60, limit: 20))

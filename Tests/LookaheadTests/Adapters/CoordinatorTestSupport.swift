@@ -36,6 +36,15 @@ final class CoordinatorFixture {
         view.layoutIfNeeded()
     }
 
+    /// The cell that shows `path` in the tests that ask for display requests themselves.
+    func cell(at path: ItemPath) -> TestCell {
+        if let cell = cells[path] { return cell }
+        let cell = TestCell()
+        cells[path] = cell
+        return cell
+    }
+    private var cells: [ItemPath: TestCell] = [:]
+
     /// Moves the view to `y` one frame later and reports it.
     func scroll(to y: Double, after elapsed: Duration = frameTime) {
         time += elapsed
@@ -72,3 +81,7 @@ final class KeyList {
         self.keys = keys
     }
 }
+
+/// What asks for a display request in a test: a cell (UIKit's are objects,
+/// and a request belongs to its cell).
+final class TestCell {}

@@ -12,27 +12,31 @@ import Testing
 @MainActor
 struct NestedCellLifecycleTests {
     /// The feed at its top, and the display request of row 0's first item, its load waiting on the gate.
-    func firstItemLoading() async -> (NestedFeedFixture, NestedItemPath, FetchTask?) {
+    func firstItemLoading() async -> (NestedFeedFixture, NestedItemPath, FetchTask?, ItemCell?) {
         let fixture = NestedFeedFixture()
         fixture.scrollFeed(to: 0)
         let path = NestedItemPath(row: 0, item: 0)
         let cell = fixture.rowCell(0).collectionView.cellForItem(at: ItemPath(item: 0, section: 0)) as? ItemCell
         await waitUntil("the cell's load started") { fixture.gate.waiting.contains(NestedFeedFixture.key(0, 0)) }
-        return (fixture, path, cell?.request)
+        return (fixture, path, cell?.request, cell)
     }
 
     @Test func anInnerCellShownAgainWithoutANewRequestGetsItsData() async {
         // Given a visible inner cell whose load is in flight
-        let (fixture, path, request) = await firstItemLoading()
+        let (fixture, path, request, cell) = await firstItemLoading()
         let coordinator = fixture.coordinator!
         #expect(request?.priority == .high)
+        guard let cell else {
+            Issue.record("row 0 shows no cell for item 0")
+            return
+        }
 
         // When the user swipes it away and back within an item: UIKit ends its
         // display and shows it again, with no new `cellForItemAt`
-        coordinator.didEndDisplayingItem(at: path)
+        coordinator.didEndDisplaying(cell)
         #expect(request?.isPending == true)
         #expect(request?.priority == .veryLow)
-        coordinator.willDisplayItem(at: path)
+        coordinator.willDisplay(cell, at: path)
         #expect(request?.priority == .high)
 
         // And its load lands
@@ -49,7 +53,7 @@ struct NestedCellLifecycleTests {
 
     @Test func anInnerCellThatLeftIsWithdrawnOnceItsItemIsOutOfReach() async {
         // Given a visible inner cell whose load is in flight
-        let (fixture, path, request) = await firstItemLoading()
+        let (fixture, path, request, _) = await firstItemLoading()
         let coordinator = fixture.coordinator!
 
         // When its carousel, which keeps cells that left as UIKit does, is
@@ -85,11 +89,12 @@ struct NestedCellLifecycleTests {
 
         // When UIKit makes the cell of item 3, off screen, ahead of the swipe
         let path = NestedItemPath(row: 0, item: 3)
-        let request = coordinator.requestDisplay(at: path) { _ in }
+        let cell = TestCell()
+        let request = coordinator.requestDisplay(at: path, for: cell) { _ in }
 
         // Then it asks at .normal, and at .high once shown
         #expect(request?.priority == .normal)
-        coordinator.willDisplayItem(at: path)
+        coordinator.willDisplay(cell, at: path)
         #expect(request?.priority == .high)
     }
 

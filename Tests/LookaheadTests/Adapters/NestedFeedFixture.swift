@@ -129,7 +129,7 @@ final class RowCell: CarouselCell, CollectionViewDataSource {
         cell.data = fixture?.data
         cell.link = link
         if let fixture {
-            cell.request = link?.requestDisplay(atItem: indexPath.item) { [weak cell, weak fixture] result in
+            cell.request = link?.requestDisplay(atItem: indexPath.item, for: cell) { [weak cell, weak fixture] result in
                 // The data must be that of the item the cell shows when it lands.
                 if case .success(let value) = result, let cell, cell.representedIdentifier != AnyHashable(Int(value)) {
                     fixture?.mismatches.append(
@@ -142,9 +142,8 @@ final class RowCell: CarouselCell, CollectionViewDataSource {
     }
 }
 
-/// An inner cell: reports leaving the screen at its item's index now (found
-/// by its key: batch updates move items), and withdraws its display request
-/// when reused for another item, as the documentation's cell does.
+/// An inner cell: reports leaving the screen, and withdraws its display
+/// request when reused for another item, as an app's cell may.
 @MainActor
 final class ItemCell: Cell {
     var key: Int?
@@ -160,11 +159,7 @@ final class ItemCell: Cell {
 
     override func didEndDisplaying() {
         super.didEndDisplaying()
-        // A deleted item's request was withdrawn by the batch update.
-        guard let key, let row = link?.row, let data, data.rows.indices.contains(row),
-            let item = data.rows[row].firstIndex(of: key)
-        else { return }
-        link?.didEndDisplayingItem(at: item)
+        link?.didEndDisplaying(self)
     }
 }
 

@@ -154,7 +154,9 @@ struct PrefetchCoordinatorTests {
         let deliveries = Deliveries<String>()
         var requests: [ItemPath: FetchTask] = [:]
         for path in fixture.coordinator.planner.visibleItems {
-            requests[path] = fixture.coordinator.requestDisplay(at: path) { deliveries.record($0) }
+            requests[path] = fixture.coordinator.requestDisplay(at: path, for: fixture.cell(at: path)) {
+                deliveries.record($0)
+            }
         }
         #expect(requests.values.allSatisfy { $0.priority == .high })
         // When a fast fling is announced, and the next frame comes
@@ -170,7 +172,7 @@ struct PrefetchCoordinatorTests {
         #expect(requests.values.contains { $0.priority == .low })
         // And when a cell leaves the screen, its request goes on at the lowest priority (UIKit may show it again)
         let top = fixture.coordinator.planner.visibleItems[0]
-        fixture.coordinator.didEndDisplayingItem(at: top)
+        fixture.coordinator.didEndDisplaying(fixture.cell(at: top))
         #expect(requests[top]?.isPending == true)
         #expect(requests[top]?.priority == .veryLow)
         #expect(deliveries.count == 0)
@@ -190,7 +192,9 @@ struct PrefetchCoordinatorTests {
         fixture.fetcher.memoryCache.setValue("cached", forKey: 3)
         // When its cell asks for it
         let deliveries = Deliveries<String>()
-        let request = fixture.coordinator.requestDisplay(at: ItemPath(item: 3, section: 0)) { deliveries.record($0) }
+        let request = fixture.coordinator.requestDisplay(at: ItemPath(item: 3, section: 0), for: TestCell()) {
+            deliveries.record($0)
+        }
         // Then the value is delivered before the call returns, and nothing waits
         #expect(request?.isPending == false)
         #expect(deliveries.count == 1)

@@ -46,7 +46,7 @@ struct WithdrawByHandleTests {
                 }
             } else {
                 let deliveries = deliveries
-                task = fetcher.fetchOnMainActor(key, priority: .high) { deliveries.record($0) }
+                task = fetcher.requestDisplay(of: key, priority: .high) { deliveries.record($0) }
                 awaiting = nil
             }
         }
@@ -136,7 +136,7 @@ struct WithdrawByHandleTests {
             }
             checked += 1
         }
-        #expect(checked > 20, "seed \(seed)")
+        #expect(checked > 15, "seed \(seed): the run made too few requests to say anything")
         withExtendedLifetime((screens, prefetcher)) {}
     }
 }

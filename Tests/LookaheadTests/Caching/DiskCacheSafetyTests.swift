@@ -4,9 +4,9 @@ import Testing
 @testable import Lookahead
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// The disk cache's safety: no file system work under its lock, an index that

@@ -53,7 +53,7 @@ struct AsyncFetcherTests {
         await gate.waitForStarts(1)
 
         // When the prefetch is cancelled (the sample's cancelFetch would drop the cell's handler)
-        fetcher.cancelFetch(7)
+        fetcher.cancelPrefetching(for: 7)
 
         // Then the load keeps running, at the display request's priority, and the cell still gets its value
         #expect(fetcher.withScheduler { $0.phase(of: 7) } == .running(.high))
@@ -72,7 +72,7 @@ struct AsyncFetcherTests {
         await gate.waitForStarts(1)
 
         // When they are cancelled
-        fetcher.cancelFetch(3)
+        fetcher.cancelPrefetching(for: 3)
 
         // Then the load's task is cancelled and nothing is cached
         await gate.waitForCancellations(1)
@@ -93,7 +93,7 @@ struct AsyncFetcherTests {
         #expect(fetcher.pendingLoadCount == 1)
 
         // When key 2 is cancelled and the slot frees up
-        fetcher.cancelFetch(2)
+        fetcher.cancelPrefetching(for: 2)
         gate.succeed(1, with: "one")
         await fetcher.waitUntilIdle()
 
@@ -138,7 +138,7 @@ struct AsyncFetcherTests {
             let key = random.next(below: 100)
             let priority = FetchPriority(rawValue: random.next(below: 5))!
             switch random.next(below: 4) {
-            case 0: fetcher.cancelFetch(key)
+            case 0: fetcher.cancelPrefetching(for: key)
             case 1: fetcher.fetchAsync(key, priority: priority) { deliveries.record($0) }
             default: fetcher.fetchAsync(key, priority: priority)
             }
@@ -366,7 +366,7 @@ struct DisplayRequestPriorityTests {
         await gate.waitForStarts(1)
         let prefetch = fetcher.fetchAsync(1)
         let display = fetcher.fetchAsync(2) { _ in }
-        let onMain = fetcher.fetchOnMainActor(3) { _ in }
+        let onMain = fetcher.requestDisplay(of: 3) { _ in }
         #expect(prefetch.priority == .normal)
         #expect(display.priority == .high)
         #expect(onMain.priority == .high)

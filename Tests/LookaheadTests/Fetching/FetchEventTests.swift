@@ -51,7 +51,7 @@ struct FetchEventTests {
         await fetcher.waitUntilIdle()
         fetcher.fetchAsync(3)
         await gate.waitForStarts(3)
-        fetcher.cancelFetch(3)
+        fetcher.cancelPrefetching(for: 3)
         await gate.waitForCancellations(1)
         await fetcher.waitUntilIdle()
 

@@ -55,7 +55,7 @@ struct FetchTaskTests {
         #expect(first.count == 1)
 
         // When the prefetch is cancelled too
-        fetcher.cancelFetch(2)
+        fetcher.cancelPrefetching(for: 2)
         // Then the other cell's request still keeps it
         #expect(fetcher.withScheduler { $0.phase(of: 2) } == .running(.high))
         gate.succeed(2, with: "two")

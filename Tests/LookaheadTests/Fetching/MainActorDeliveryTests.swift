@@ -30,7 +30,7 @@ struct MainActorDeliveryTests {
         let log = Log()
 
         // When a cell asks for it on the main actor
-        let request = fetcher.fetchOnMainActor(1) { log.results.append($0) }
+        let request = fetcher.requestDisplay(of: 1) { log.results.append($0) }
 
         // Then it has it at once, and the request is over
         #expect(log.values == ["one"])
@@ -44,7 +44,7 @@ struct MainActorDeliveryTests {
         let log = Log()
 
         // When a cell asks for it
-        fetcher.fetchOnMainActor(2, priority: .high) { result in
+        fetcher.requestDisplay(of: 2, priority: .high) { result in
             MainActor.assertIsolated()
             log.results.append(result)
         }
@@ -65,7 +65,7 @@ struct MainActorDeliveryTests {
         let log = Log()
         let order = [3, 1, 4, 0, 2]
         for key in order {
-            fetcher.fetchOnMainActor(key) { log.results.append($0) }
+            fetcher.requestDisplay(of: key) { log.results.append($0) }
         }
 
         // When they finish without the main actor reading the results in between
@@ -84,7 +84,7 @@ struct MainActorDeliveryTests {
         let gate = LoadGate<Int, String>()
         let fetcher = makeFetcher(gate)
         let log = Log()
-        let request = fetcher.fetchOnMainActor(5) { log.results.append($0) }
+        let request = fetcher.requestDisplay(of: 5) { log.results.append($0) }
         await gate.waitForStarts(1)
 
         // When the cell is reused

@@ -78,9 +78,9 @@ struct ExampleFeedDataSourceTests {
         let fetcher = Fixtures.makeFetcher(loader)
         let feed = Feed(models: Array(0..<100), fetcher: fetcher)
         var asked: [ItemPath] = []
-        feed.displayRequester = { path, completion in
+        feed.displayRequester = { path, _, completion in
             asked.append(path)
-            return path.item == 0 ? nil : fetcher.fetchOnMainActor(path.item, priority: .low, completion: completion)
+            return path.item == 0 ? nil : fetcher.requestDisplay(of: path.item, priority: .low, completion: completion)
         }
         let proxy = FeedProxy(feed: feed)
         let tableView = Fixtures.makeFeedTable(proxy)

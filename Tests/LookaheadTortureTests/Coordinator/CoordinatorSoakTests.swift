@@ -17,5 +17,28 @@ struct CoordinatorSoakTests {
         #expect(report.cellsShownAgain > 100, "seed \(seed)")
         #expect(report.loadsLanded > 1_000, "seed \(seed)")
         #expect(report.reloads + report.batchUpdates + report.memoryWarnings > 0, "seed \(seed)")
+        #expect(report.identityViolations == 0, "seed \(seed): \(report.firstIdentityViolations)")
+    }
+
+    /// Identity, not index paths: a data change on every frame — reloads,
+    /// pages appended, inserts, deletes and moves near the screen, items
+    /// reloaded, several at once, told before or after the view applies
+    /// them — while the list scrolls with cell prefetching on.
+    @Test(arguments: [UInt64(0x1D_0001), 0x1D_0002, 0x1D_0003])
+    func whateverTheDataDoesEachCellShowsItsOwnItem(seed: UInt64) async {
+        let report = await CoordinatorSoak.run(frames: 1_000, seed: seed, changeEvery: 1)
+        #expect(report.wrongValues == 0, "seed \(seed): \(report.firstIdentityViolations)")
+        #expect(report.blankCellsDemoted == 0, "seed \(seed): \(report.firstIdentityViolations)")
+        #expect(report.visibleLoadsRestarted == 0, "seed \(seed): \(report.firstIdentityViolations)")
+        #expect(report.untrackedRequests == 0, "seed \(seed): \(report.firstIdentityViolations)")
+        #expect(report.blankCellsWithoutRequest == 0, "seed \(seed): \(report.firstBlankCells)")
+        #expect(report.cellsLeftBlank == 0, "seed \(seed): cells on screen never filled")
+        // The walk did what it is for: every kind of change, told both ways.
+        #expect(report.batchUpdates + report.reloads > 700, "seed \(seed)")
+        for kind in ["insert", "delete", "move", "item reloaded", "page appended", "several at once"] {
+            #expect(report.updatesByKind[kind, default: 0] > 20, "seed \(seed): \(kind)")
+        }
+        #expect(report.updatesToldAfter > 100, "seed \(seed)")
+        #expect(report.reloads > 50, "seed \(seed)")
     }
 }

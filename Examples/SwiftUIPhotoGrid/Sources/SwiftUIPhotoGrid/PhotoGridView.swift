@@ -74,13 +74,12 @@
     @MainActor
     private struct RowReportingGrid: View {
         let store: PhotoStore
-        @State private var rows: ObservableRowPrefetcher<Photo.ID, PhotoImage>
+        @State private var rows: RowPrefetcher<Photo.ID, PhotoImage>
 
         init(store: PhotoStore) {
             self.store = store
             _rows = State(
-                initialValue: ObservableRowPrefetcher(
-                    prefetcher: Prefetcher(fetcher: store.fetcher), keys: store.photos.map(\.id)))
+                initialValue: RowPrefetcher(prefetcher: Prefetcher(fetcher: store.fetcher), keys: store.photos.map(\.id)))
         }
 
         var body: some View {
@@ -88,7 +87,7 @@
                 LazyVGrid(columns: PhotoGridView.gridColumns, spacing: PhotoGridView.spacing) {
                     ForEach(Array(store.photos.enumerated()), id: \.element.id) { index, photo in
                         FetchedContent(photo.id, from: store.fetcher) { image in PhotoCell(image: image) }
-                            .lookaheadPrefetch(index, in: rows.prefetcher)
+                            .lookaheadPrefetch(index, in: rows)
                     }
                 }
             }

@@ -16,8 +16,6 @@
         private var collectionView: UICollectionView!
         private var dataSource: UICollectionViewDiffableDataSource<Int, Post.ID>!
         private var coordinator: PrefetchCoordinator<Post.ID, PostBody>!
-        /// The posts the collection view shows: the pager's rows as last applied.
-        private var posts: [Post] = []
 
         public init() {
             let api = FeedAPI()
@@ -41,12 +39,10 @@
             let registration = UICollectionView.CellRegistration<PostCell, Post.ID> { [weak self] cell, indexPath, id in
                 guard let self else { return }
                 cell.show(title: "Post \(id)", body: fetcher.fetchedData(for: id))
-                cell.representedID = id
-                guard fetcher.fetchedData(for: id) == nil else { return }
-                // A display request at the planner's priority, withdrawn when the cell leaves.
-                cell.request = coordinator.requestDisplay(at: indexPath) { [weak cell] result in
-                    guard case .success(let body) = result, cell?.representedID == id else { return }
-                    cell?.show(title: "Post \(id)", body: body)
+                // The cell's request, at the planner's priority: the coordinator
+                // lowers it when the cell leaves and withdraws it when the cell is reused.
+                coordinator.requestDisplay(of: id, at: indexPath, for: cell) { [weak cell] result in
+                    if case .success(let body) = result { cell?.show(title: "Post \(id)", body: body) }
                 }
             }
             dataSource = UICollectionViewDiffableDataSource(collectionView: collectionView) { view, indexPath, id in
@@ -55,35 +51,24 @@
 
             // One call: the adaptive planner reads the layout and observes the scrolling.
             coordinator = PrefetchCoordinator(fetcher: fetcher, collectionView: collectionView) { [weak self] path in
-                guard let posts = self?.posts, posts.indices.contains(path.item) else { return nil }
-                return posts[path.item].id
+                self?.dataSource.itemIdentifier(for: IndexPath(path))
             }
             coordinator.drivePaging(with: pager)
             coordinator.isSignpostingEnabled = true  // see prefetching in Instruments' Points of Interest
 
-            pager.onChange = { [weak self] in
-                Task { @MainActor [weak self] in self?.applyPager() }
-            }
+            // Once per burst of changes, on the main actor.
+            pager.observeOnMainActor { [weak self] in self?.showPages() }
             pager.start()
         }
 
-        /// Tells the coordinator that the items moved (appends keep their
-        /// index paths), then applies the pager's rows as a snapshot: in that
-        /// order, so that the requests of the cells the snapshot brings are
-        /// not moved as old ones.
-        private func applyPager() {
-            let items = pager.items
-            guard items.map(\.id) != posts.map(\.id) else { return }
-            let oldIDs = posts.map(\.id)
-            posts = items
-            let newIndex = Dictionary(uniqueKeysWithValues: items.enumerated().map { ($1.id, $0) })
-            coordinator.applyUpdates { path in
-                guard oldIDs.indices.contains(path.item), let row = newIndex[oldIDs[path.item]] else { return nil }
-                return ItemPath(item: row, section: 0)
-            }
+        /// Applies the pager's rows as a snapshot: each page is an append, and
+        /// every request follows its post by identifier — nothing on screen restarts.
+        private func showPages() {
             var snapshot = NSDiffableDataSourceSnapshot<Int, Post.ID>()
             snapshot.appendSections([0])
-            snapshot.appendItems(items.map(\.id))
+            snapshot.appendItems(pager.items.map(\.id))
+            guard snapshot.itemIdentifiers != dataSource.snapshot().itemIdentifiers else { return }
+            coordinator.applyUpdates(to: snapshot)
             dataSource.apply(snapshot, animatingDifferences: false)
         }
     }
