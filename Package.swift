@@ -73,9 +73,10 @@ let package = Package(
             dependencies: ["Lookahead"],
             swiftSettings: strictSettings
         ),
+        // Its rows' trimming follows the app's background state, as the UIKit glue's does.
         .target(
             name: "LookaheadSwiftUI",
-            dependencies: ["Lookahead"],
+            dependencies: ["Lookahead", "LookaheadUIKit"],
             swiftSettings: strictSettings
         ),
         // The simulator: scroll traces × network model × strategies, driving the

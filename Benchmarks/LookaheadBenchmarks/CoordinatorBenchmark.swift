@@ -28,11 +28,14 @@ public struct CoordinatorBenchmark {
         case grid
         case list
         case nested
+        /// The list's rows self-sizing: the content grows on every frame as
+        /// cells are measured (estimated heights), the counts unchanged.
+        case selfSizing = "self-sizing"
         /// Not a coordinator: a frame that only starts a task now and then (every eighth frame).
         case wake
 
         /// The coordinators' workloads, run by default.
-        public static var coordinators: [Workload] { [.grid, .list, .nested] }
+        public static var coordinators: [Workload] { [.grid, .list, .nested, .selfSizing] }
     }
 
     /// How the coordinator and its fetcher are made.
@@ -120,6 +123,9 @@ public struct CoordinatorBenchmark {
                         width: Self.viewport.width, columns: 4, itemCount: 100_000, spacing: 0, aspectRatio: 1))
             case .list:
                 FlatListDriver(fetcher: fetcher, policy: policy, layout: Self.variableList(seed: seed))
+            case .selfSizing:
+                FlatListDriver(
+                    fetcher: fetcher, policy: policy, layout: Self.variableList(seed: seed), measuredPerFrame: 3)
             case .nested:
                 NestedFeedDriver(fetcher: fetcher, policy: policy, seed: seed)
             case .wake:
@@ -266,14 +272,25 @@ struct FlatListDriver: CoordinatorBenchmarkDriver {
     var departed: [ItemPath] = []
     var cells = BenchmarkCells<ItemPath>()
 
-    init(fetcher: AsyncFetcher<Int, Int>, policy: PrefetchPolicy, layout: some CollectionLayout) {
+    /// What measuring cells adds to the content size on every frame (0: fixed sizes).
+    let measuredPerFrame: Double
+    let source: MeasuredLayoutSource
+
+    init(
+        fetcher: AsyncFetcher<Int, Int>, policy: PrefetchPolicy, layout: some CollectionLayout,
+        measuredPerFrame: Double = 0
+    ) {
         self.layout = layout
-        coordinator = PrefetchCoordinator(
-            fetcher: fetcher, layoutSource: FixedLayoutSource(layout: layout), policy: policy
-        ) { path in layout.flatIndex(of: path) }
+        self.measuredPerFrame = measuredPerFrame
+        let source = MeasuredLayoutSource(layout: layout)
+        self.source = source
+        coordinator = PrefetchCoordinator(fetcher: fetcher, layoutSource: source, policy: policy) { path in
+            layout.flatIndex(of: path)
+        }
     }
 
     mutating func show(_ frame: CoordinatorScrollFrame, at time: Duration) {
+        source.measured += measuredPerFrame
         frame.report(to: coordinator, at: time)
         for path in appeared { coordinator.requestDisplay(at: path, for: cells.dequeue(for: path)) { _ in } }
         for path in departed { coordinator.didEndDisplaying(cells.reuse(at: path)) }
@@ -419,5 +436,25 @@ struct BenchmarkCells<Path: Hashable> {
         let cell = shown.removeValue(forKey: path) ?? Cell()
         pool.append(cell)
         return cell
+    }
+}
+
+/// A layout's frames with a content size that grows as cells are measured:
+/// what a list with estimated heights reports.
+@MainActor
+final class MeasuredLayoutSource: PrefetchLayoutSource {
+    let layout: any CollectionLayout
+    /// What measuring cells added to the content size so far.
+    var measured = 0.0
+
+    init(layout: any CollectionLayout) {
+        self.layout = layout
+    }
+
+    var contentSize: Size { Size(width: layout.contentSize.width, height: layout.contentSize.height + measured) }
+    var numberOfSections: Int { layout.numberOfSections }
+    func numberOfItems(inSection section: Int) -> Int { layout.numberOfItems(inSection: section) }
+    func itemFrames(in rect: Rect) -> [ItemFrame] {
+        layout.itemPaths(in: rect).map { ItemFrame(path: $0, frame: layout.frame(at: $0)) }
     }
 }

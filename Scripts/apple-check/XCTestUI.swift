@@ -36,13 +36,27 @@ open class XCUIElementQuery: NSObject {
     /// subscript(_:): "Returns an element that matches the type and identifier."
     public subscript(key: String) -> XCUIElement { XCUIElement() }
     public var firstMatch: XCUIElement { XCUIElement() }
+    /// element(boundBy:): "Returns an element that will use the index as its query."
+    public func element(boundBy index: Int) -> XCUIElement { XCUIElement() }
 }
+
+/// XCTAssertFalse: "Asserts that an expression is false."
+public func XCTAssertFalse(
+    _ expression: @autoclosure () throws -> Bool, _ message: @autoclosure () -> String = "",
+    file: StaticString = #filePath, line: UInt = #line
+) {}
 
 /// XCUIElement: "A UI element in an application."
 @MainActor
 open class XCUIElement: NSObject {
     public var collectionViews: XCUIElementQuery { XCUIElementQuery() }
     public var tables: XCUIElementQuery { XCUIElementQuery() }
+    public var cells: XCUIElementQuery { XCUIElementQuery() }
+    public var staticTexts: XCUIElementQuery { XCUIElementQuery() }
+    /// label: "The label attribute of the element."
+    public var label: String { "" }
+    /// tap(): "Sends a tap event to a hittable point computed for the element."
+    public func tap() {}
     public var exists: Bool { false }
     public func waitForExistence(timeout: TimeInterval) -> Bool { false }
     public func swipeUp(velocity: XCUIGestureVelocity) {}

@@ -1,32 +1,26 @@
-// The app going to the background, as a SwiftUI scene's phase tells it,
-// trims the caches that trim on memory pressure (once, however many views
-// say so). Compiled only where SwiftUI exists.
+// The app going to the background trims the caches that trim on memory
+// pressure: the process's state, as UIKit's notifications tell it, not one
+// scene's phase — on an iPad with two windows, one going to the background
+// must not halve the caches the other is showing. Compiled only where
+// SwiftUI exists.
 
 #if canImport(SwiftUI)
 import Lookahead
 import SwiftUI
+#if canImport(UIKit) && !os(watchOS)
+import LookaheadUIKit
+#endif
 
 extension View {
-    /// Tells the caches that trim on memory pressure when the scene goes
-    /// to the background; `lookaheadScrolling(_:)` and `FetchedContent`
-    /// apply it.
+    /// Makes sure the caches that trim on memory pressure hear the app's
+    /// memory warnings and its going to the background, once per process;
+    /// `lookaheadScrolling(_:)` and `FetchedContent` apply it.
     @MainActor
     func trimmingCachesInTheBackground() -> some View {
-        modifier(BackgroundTrimming())
-    }
-}
-
-@MainActor
-private struct BackgroundTrimming: ViewModifier {
-    @Environment(\.scenePhase) private var scenePhase
-
-    func body(content: Content) -> some View {
-        content.onChange(of: scenePhase) { phase in
-            switch phase {
-            case .background: MemoryPressureRegistry.shared.appDidEnterBackground()
-            case .active: MemoryPressureRegistry.shared.appDidBecomeActive()
-            default: break
-            }
+        onAppear {
+            #if canImport(UIKit) && !os(watchOS)
+            SystemMemoryEvents.start()
+            #endif
         }
     }
 }

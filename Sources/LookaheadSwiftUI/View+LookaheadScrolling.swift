@@ -66,8 +66,9 @@ private struct LookaheadScrollingModifier<Key: Hashable & Sendable, Value: Senda
                 // Nor does it document the velocity's unit or sign: the
                 // coordinator checks it against the motion it measured.
                 guard let velocity = context.velocity else { return }
+                let speed = coordinator.scrollAxis == .horizontal ? velocity.dx : velocity.dy
                 coordinator.scrollViewWillDecelerate(
-                    velocity: Double(velocity.dy), contentOffset: Point(context.geometry.contentOffset),
+                    velocity: Double(speed), contentOffset: Point(context.geometry.contentOffset),
                     viewportSize: Size(context.geometry.containerSize), at: now())
             }
     }

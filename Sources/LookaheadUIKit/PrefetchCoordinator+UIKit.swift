@@ -21,10 +21,18 @@ extension PrefetchCoordinator {
     /// methods it implements only when it is set: your delegate must
     /// outlive the view, as a view controller that owns its collection
     /// view does. The view keeps the proxy: your delegate keeps getting
-    /// its calls whether the coordinator lives or not. Setting the view's
-    /// `delegate` later disconnects the coordinator (as replacing an
-    /// IGListKit adapter's would): set yours first, or ``detach()`` and
-    /// make a new coordinator after.
+    /// its calls whether the coordinator lives or not. Set your delegate (or
+    /// an IGListKit adapter's `collectionView`) first, and nothing needs
+    /// noticing.
+    ///
+    /// A view has one proxy whatever you do: a coordinator made again for
+    /// the view (a new feed, setup run again) takes it over, and the
+    /// earlier one's `detach()` or release changes nothing. A delegate set
+    /// after the coordinator — yours, or an IGListKit adapter's — cuts the
+    /// proxy off; the coordinator notices when its cells keep asking while
+    /// the proxy hears nothing, wraps the new delegate, and says so in a
+    /// debug build. A proxy set after it that forwards to the delegate it
+    /// found (RxCocoa's `rx`) keeps it connected as it is.
     ///
     /// ```swift
     /// coordinator = PrefetchCoordinator(fetcher: fetcher, collectionView: collectionView) { path in
@@ -70,7 +78,8 @@ extension PrefetchCoordinator {
     /// yourself. A coordinator that goes away without it hands the view
     /// back to the app's delegate at the view's next delegate call.
     public func detach() {
-        for case let proxy as ScrollViewDelegateProxy in attachments { proxy.detach() }
+        viewAttachment?.detach(self)
+        viewAttachment = nil
         attachments = []
         isPaused = true
     }
@@ -153,10 +162,12 @@ extension PrefetchCoordinator {
     /// reach the caches from now on.
     private func observeScrolling(of scrollView: UIScrollView, clock: some Clock<Duration>) {
         let start = clock.now
-        let proxy = ScrollViewDelegateProxy(coordinator: self, forwardee: scrollView.delegate) {
-            start.duration(to: clock.now)
-        }
-        proxy.attach(to: scrollView)
+        // The view's one proxy: a coordinator made for it before gives it up.
+        let attached = DelegateAttachment.attach(self, to: scrollView) { ScrollViewDelegateProxy() }
+        guard let proxy = attached as? ScrollViewDelegateProxy else { return }
+        proxy.now = { start.duration(to: clock.now) }
+        proxy.attachment.onDiagnostic = { AttachmentDiagnostics.report($0) }
+        viewAttachment = proxy.attachment
         attachments = [proxy]
         SystemMemoryEvents.start()
     }

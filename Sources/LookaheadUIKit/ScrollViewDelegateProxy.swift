@@ -1,6 +1,7 @@
 // Observes a UIScrollView's scrolling without taking over the app's
 // delegate: the proxy becomes the delegate, reports to the coordinator and
-// forwards every call to the app's own delegate. Compiled only where UIKit
+// forwards every call to the app's own delegate. One proxy per view, its
+// bookkeeping the portable DelegateAttachment's. Compiled only where UIKit
 // exists.
 
 #if canImport(UIKit) && !os(watchOS)
@@ -8,93 +9,49 @@ import Lookahead
 import UIKit
 
 /// The scroll view's delegate while a coordinator is attached: reports
-/// offsets, the end of drags, animated scrolls to the top and cells
-/// shown and leaving the screen, and forwards
-/// everything to the delegate the app had set (`forwardee`), which keeps
-/// receiving every call it implements.
+/// offsets, the end of drags, animated scrolls to the top and cells shown
+/// and leaving the screen, and forwards everything to the delegate the app
+/// had set, which keeps receiving every call it implements.
 @MainActor
-final class ScrollViewDelegateProxy: NSObject, UICollectionViewDelegate, UITableViewDelegate {
-    weak var coordinator: (any UIKitForwarding)?
-    /// The view whose delegate this proxy is, which keeps it alive (an
-    /// associated object): UIKit holds delegates weakly.
-    weak var scrollView: UIScrollView?
-    /// The app's own delegate, weakly. Behind a lock because NSObject
-    /// declares `responds(to:)` and `forwardingTarget(for:)` nonisolated.
-    private let forwardeeBox: LockedValue<WeakObject>
-    /// The time since attaching, on the injected clock.
-    private let now: @MainActor () -> Duration
+final class ScrollViewDelegateProxy: NSObject, UICollectionViewDelegate, UITableViewDelegate, DelegateProxying {
+    let attachment = DelegateAttachment()
+    /// The time since the attached coordinator attached, on its clock.
+    var now: @MainActor () -> Duration = { .zero }
 
-    private struct WeakObject {
-        weak var object: (any NSObjectProtocol)?
+    /// The coordinator, if `scrollView` is the attached view and the
+    /// coordinator is still alive (gone, the view gets its app's delegate back).
+    private func coordinator(of scrollView: UIScrollView) -> (any UIKitForwarding)? {
+        guard attachment.isAttached(to: scrollView), !attachment.isCycling else { return nil }
+        return attachment.attachedCoordinator as? any UIKitForwarding
     }
 
-    init(
-        coordinator: any UIKitForwarding, forwardee: (any UIScrollViewDelegate)?,
-        now: @escaping @MainActor () -> Duration
-    ) {
-        self.coordinator = coordinator
-        self.forwardeeBox = LockedValue(WeakObject(object: forwardee))
-        self.now = now
-        super.init()
-    }
-
-    /// The app's own delegate, if it is still alive.
-    var forwardee: (any UIScrollViewDelegate)? {
-        forwardeeBox.withLock { $0.object } as? any UIScrollViewDelegate
-    }
-
-    /// Becomes `scrollView`'s delegate, kept alive by the view itself as
-    /// long as it is attached.
-    func attach(to scrollView: UIScrollView) {
-        self.scrollView = scrollView
-        objc_setAssociatedObject(scrollView, Self.associationKey, self, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
-        scrollView.delegate = self
-    }
-
-    /// Gives the view its app's delegate back, if the proxy is still its
-    /// delegate (an app that replaced it since keeps its own), and lets
-    /// the view release the proxy.
-    func detach() {
-        guard let scrollView else { return }
-        if scrollView.delegate === self { scrollView.delegate = forwardee }
-        objc_setAssociatedObject(scrollView, Self.associationKey, nil, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
-        self.scrollView = nil
-    }
-
-    /// The key the view keeps its proxy under: an address of its own.
-    private static let associationKey = UnsafeRawPointer(
-        UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1))
-
-    /// The coordinator, or, once it has gone away, `nil` after handing the
-    /// view back to the app's delegate: the proxy forwards this call and
-    /// steps out of the way.
-    private var attachedCoordinator: (any UIKitForwarding)? {
-        if let coordinator { return coordinator }
-        detach()
-        return nil
+    /// The app's delegate, as `Delegate`, for one forwarded call.
+    private func forward<Delegate>(as _: Delegate.Type, _ call: (Delegate) -> Void) {
+        _ = attachment.forward { ($0 as? Delegate).map(call) }
     }
 
     // The app's delegate answers whatever the proxy does not implement.
     nonisolated override func responds(to aSelector: Selector!) -> Bool {
         if super.responds(to: aSelector) { return true }
-        let forwardee = forwardeeBox.withLock { $0.object }
-        return forwardee?.responds(to: aSelector) ?? false
+        return attachment.ask { ($0 as? any NSObjectProtocol)?.responds(to: aSelector) ?? false } ?? false
     }
 
     nonisolated override func forwardingTarget(for aSelector: Selector!) -> Any? {
-        let forwardee = forwardeeBox.withLock { $0.object }
-        if let forwardee, forwardee.responds(to: aSelector) { return forwardee }
-        return super.forwardingTarget(for: aSelector)
+        let target = attachment.ask { object -> AnyObject? in
+            (object as? any NSObjectProtocol)?.responds(to: aSelector) == true ? object : nil
+        }
+        return target ?? nil
     }
 
     func scrollViewDidScroll(_ scrollView: UIScrollView) {
-        attachedCoordinator?.scrollViewDidScroll(
+        coordinator(of: scrollView)?.scrollViewDidScroll(
             contentOffset: Point(scrollView.contentOffset), viewportSize: Size(scrollView.bounds.size), at: now())
-        forwardee?.scrollViewDidScroll?(scrollView)
+        forward(as: (any UIScrollViewDelegate).self) { $0.scrollViewDidScroll?(scrollView) }
     }
 
     func scrollViewWillBeginDragging(_ scrollView: UIScrollView) {
-        endMotion { $0.scrollViewWillBeginDragging?(scrollView) }
+        endMotion(of: scrollView)
+        forward(as: (any UIScrollViewDelegate).self) { $0.scrollViewWillBeginDragging?(scrollView) }
     }
 
     func scrollViewWillEndDragging(
@@ -102,22 +59,36 @@ final class ScrollViewDelegateProxy: NSObject, UICollectionViewDelegate, UITable
         targetContentOffset: UnsafeMutablePointer<CGPoint>
     ) {
         // The app first: it may move the target (paging, snapping).
-        forwardee?.scrollViewWillEndDragging?(
-            scrollView, withVelocity: velocity, targetContentOffset: targetContentOffset)
-        // UIKit's velocity is in points per millisecond.
-        coordinator?.scrollViewWillEndDragging(
-            velocity: Double(velocity.y) * 1_000, targetContentOffset: Point(targetContentOffset.pointee),
+        forward(as: (any UIScrollViewDelegate).self) {
+            $0.scrollViewWillEndDragging?(scrollView, withVelocity: velocity, targetContentOffset: targetContentOffset)
+        }
+        // UIKit's velocity is in points per millisecond, along the view's axis.
+        guard let coordinator = coordinator(of: scrollView) else { return }
+        let speed = coordinator.scrollAxis == .horizontal ? velocity.x : velocity.y
+        coordinator.scrollViewWillEndDragging(
+            velocity: Double(speed) * 1_000, targetContentOffset: Point(targetContentOffset.pointee),
             contentOffset: Point(scrollView.contentOffset), viewportSize: Size(scrollView.bounds.size), at: now())
     }
 
+    // A drag released at rest ends the motion: no deceleration (and no
+    // `scrollViewDidEndDecelerating`) follows, and a later scroll must not
+    // be planned against the landing its drag announced.
+    func scrollViewDidEndDragging(_ scrollView: UIScrollView, willDecelerate decelerate: Bool) {
+        if !decelerate { endMotion(of: scrollView) }
+        forward(as: (any UIScrollViewDelegate).self) {
+            $0.scrollViewDidEndDragging?(scrollView, willDecelerate: decelerate)
+        }
+    }
+
     func scrollViewDidEndDecelerating(_ scrollView: UIScrollView) {
-        endMotion { $0.scrollViewDidEndDecelerating?(scrollView) }
+        endMotion(of: scrollView)
+        forward(as: (any UIScrollViewDelegate).self) { $0.scrollViewDidEndDecelerating?(scrollView) }
     }
 
     /// An animated scroll the app starts (see
     /// `PrefetchCoordinator.scrollViewWillAnimateScroll(_:to:)`).
     func scrollViewWillAnimateScroll(_ scrollView: UIScrollView, to targetContentOffset: CGPoint) {
-        coordinator?.scrollViewWillAnimateScroll(
+        coordinator(of: scrollView)?.scrollViewWillAnimateScroll(
             to: Point(targetContentOffset), contentOffset: Point(scrollView.contentOffset),
             viewportSize: Size(scrollView.bounds.size), at: now())
     }
@@ -125,7 +96,10 @@ final class ScrollViewDelegateProxy: NSObject, UICollectionViewDelegate, UITable
     // A tap on the status bar scrolls to the top, with an animation, if
     // the app's delegate lets it (UIKit's default: it does).
     func scrollViewShouldScrollToTop(_ scrollView: UIScrollView) -> Bool {
-        let scrolls = forwardee?.scrollViewShouldScrollToTop?(scrollView) ?? true
+        let answer: Bool?? = attachment.forward {
+            ($0 as? any UIScrollViewDelegate)?.scrollViewShouldScrollToTop?(scrollView)
+        }
+        let scrolls = (answer ?? nil) ?? true
         if scrolls {
             scrollViewWillAnimateScroll(
                 scrollView, to: CGPoint(x: scrollView.contentOffset.x, y: -scrollView.adjustedContentInset.top))
@@ -134,19 +108,19 @@ final class ScrollViewDelegateProxy: NSObject, UICollectionViewDelegate, UITable
     }
 
     func scrollViewDidScrollToTop(_ scrollView: UIScrollView) {
-        endMotion { $0.scrollViewDidScrollToTop?(scrollView) }
+        endMotion(of: scrollView)
+        forward(as: (any UIScrollViewDelegate).self) { $0.scrollViewDidScrollToTop?(scrollView) }
     }
 
     func scrollViewDidEndScrollingAnimation(_ scrollView: UIScrollView) {
-        endMotion { $0.scrollViewDidEndScrollingAnimation?(scrollView) }
+        endMotion(of: scrollView)
+        forward(as: (any UIScrollViewDelegate).self) { $0.scrollViewDidEndScrollingAnimation?(scrollView) }
     }
 
-    /// A motion ended (a drag began, a deceleration or an animated scroll
-    /// ended): the coordinator drops its announced target, then the app's
-    /// delegate hears the call (`forward`).
-    private func endMotion(_ forward: (any UIScrollViewDelegate) -> Void) {
-        coordinator?.scrollViewDidEndFling()
-        if let forwardee { forward(forwardee) }
+    /// A motion ended (a drag began or was released at rest, a deceleration
+    /// or an animated scroll ended): the coordinator drops its announced target.
+    private func endMotion(of scrollView: UIScrollView) {
+        coordinator(of: scrollView)?.scrollViewDidEndFling()
     }
 
     // A cell shown, perhaps again without a new `cellForItemAt` (UIKit
@@ -154,28 +128,55 @@ final class ScrollViewDelegateProxy: NSObject, UICollectionViewDelegate, UITable
     func collectionView(
         _ collectionView: UICollectionView, willDisplay cell: UICollectionViewCell, forItemAt indexPath: IndexPath
     ) {
-        coordinator?.willDisplay(cell, at: ItemPath(indexPath))
-        (forwardee as? any UICollectionViewDelegate)?.collectionView?(
-            collectionView, willDisplay: cell, forItemAt: indexPath)
+        coordinator(of: collectionView)?.willDisplay(cell, at: ItemPath(indexPath))
+        forward(as: (any UICollectionViewDelegate).self) {
+            $0.collectionView?(collectionView, willDisplay: cell, forItemAt: indexPath)
+        }
     }
 
     func tableView(_ tableView: UITableView, willDisplay cell: UITableViewCell, forRowAt indexPath: IndexPath) {
-        coordinator?.willDisplay(cell, at: ItemPath(indexPath))
-        (forwardee as? any UITableViewDelegate)?.tableView?(tableView, willDisplay: cell, forRowAt: indexPath)
+        coordinator(of: tableView)?.willDisplay(cell, at: ItemPath(indexPath))
+        forward(as: (any UITableViewDelegate).self) { $0.tableView?(tableView, willDisplay: cell, forRowAt: indexPath) }
     }
 
+    // The cell names its request: the index path UIKit reports here is the
+    // one before an update, for a cell it removes.
     func collectionView(
         _ collectionView: UICollectionView, didEndDisplaying cell: UICollectionViewCell,
         forItemAt indexPath: IndexPath
     ) {
-        coordinator?.didEndDisplaying(cell)
-        (forwardee as? any UICollectionViewDelegate)?.collectionView?(
-            collectionView, didEndDisplaying: cell, forItemAt: indexPath)
+        coordinator(of: collectionView)?.didEndDisplaying(cell)
+        forward(as: (any UICollectionViewDelegate).self) {
+            $0.collectionView?(collectionView, didEndDisplaying: cell, forItemAt: indexPath)
+        }
     }
 
     func tableView(_ tableView: UITableView, didEndDisplaying cell: UITableViewCell, forRowAt indexPath: IndexPath) {
-        coordinator?.didEndDisplaying(cell)
-        (forwardee as? any UITableViewDelegate)?.tableView?(tableView, didEndDisplaying: cell, forRowAt: indexPath)
+        coordinator(of: tableView)?.didEndDisplaying(cell)
+        forward(as: (any UITableViewDelegate).self) {
+            $0.tableView?(tableView, didEndDisplaying: cell, forRowAt: indexPath)
+        }
     }
+}
+
+/// A scroll view's delegate slot and the association that keeps its proxy alive.
+extension UIScrollView: DelegateHost {
+    var hostedDelegate: AnyObject? {
+        get { delegate }
+        set { delegate = newValue as? any UIScrollViewDelegate }
+    }
+
+    var retainedProxy: AnyObject? {
+        get { objc_getAssociatedObject(self, ScrollViewProxyAssociation.key) as AnyObject? }
+        set {
+            objc_setAssociatedObject(self, ScrollViewProxyAssociation.key, newValue, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
+        }
+    }
+}
+
+/// The key a view keeps its proxy under: an address of its own.
+@MainActor
+private enum ScrollViewProxyAssociation {
+    static let key = UnsafeRawPointer(UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1))
 }
 #endif

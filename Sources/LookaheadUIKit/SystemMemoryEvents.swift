@@ -11,12 +11,12 @@ import UIKit
 /// (`MemoryCache.trimsOnMemoryPressure`). One per process: started by the
 /// first coordinator attached to a view, and kept.
 @MainActor
-final class SystemMemoryEvents {
+package final class SystemMemoryEvents {
     private static var started: SystemMemoryEvents?
     private let tokens: [any NSObjectProtocol]
 
     /// Starts posting, unless it already does.
-    static func start() {
+    package static func start() {
         if started == nil { started = SystemMemoryEvents() }
     }
 

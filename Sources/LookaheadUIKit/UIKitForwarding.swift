@@ -17,6 +17,7 @@ protocol UIKitForwarding: AnyObject, Sendable {
     func scrollViewWillAnimateScroll(
         to targetContentOffset: Point, contentOffset: Point, viewportSize: Size, at time: Duration)
     func scrollViewDidEndFling()
+    var scrollAxis: ScrollAxis { get }
     func willDisplay(_ cell: AnyObject, at path: ItemPath)
     func didEndDisplaying(_ cell: AnyObject)
     func prefetchItems(at paths: [ItemPath])

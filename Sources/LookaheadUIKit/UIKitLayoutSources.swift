@@ -31,6 +31,26 @@ public final class CollectionViewLayoutSource: PrefetchLayoutSource {
         collectionView?.numberOfItems(inSection: section) ?? 0
     }
 
+    /// Horizontal for a flow layout or a compositional layout that scrolls
+    /// horizontally; vertical otherwise (a custom layout: vertical unless
+    /// its content is wider than tall and no taller than the view). A
+    /// compositional layout's orthogonal sections scroll inside it without
+    /// reporting to the collection view's delegate: they are not followed
+    /// (a feed of carousels is a `NestedPrefetchCoordinator`'s).
+    public var scrollAxis: ScrollAxis {
+        guard let collectionView else { return .vertical }
+        let layout = collectionView.collectionViewLayout
+        if let flow = layout as? UICollectionViewFlowLayout {
+            return flow.scrollDirection == .horizontal ? .horizontal : .vertical
+        }
+        if let compositional = layout as? UICollectionViewCompositionalLayout {
+            return compositional.configuration.scrollDirection == .horizontal ? .horizontal : .vertical
+        }
+        let content = layout.collectionViewContentSize
+        let isSideways = content.width > content.height && content.height <= collectionView.bounds.height
+        return isSideways ? .horizontal : .vertical
+    }
+
     /// The cells' frames in `rect`: `layoutAttributesForElements(in:)`,
     /// without supplementary and decoration views.
     public func itemFrames(in rect: Rect) -> [ItemFrame] {

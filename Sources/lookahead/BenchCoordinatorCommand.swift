@@ -26,7 +26,7 @@ struct BenchCoordinatorCommand: AsyncParsableCommand {
 
     @Option(
         help:
-            "Only this workload (grid, list, nested; repeatable), or wake: the floor, a frame that only starts a task; the coordinators' by default."
+            "Only this workload (grid, list, nested, self-sizing; repeatable), or wake: the floor, a frame that only starts a task; the coordinators' by default."
     )
     var workload: [String] = []
 
@@ -36,7 +36,7 @@ struct BenchCoordinatorCommand: AsyncParsableCommand {
     func validate() throws {
         try OptionRange.check(cycles, "--cycles", in: 1...100, "scroll cycles")
         for name in workload where CoordinatorBenchmark.Workload(rawValue: name) == nil {
-            throw ValidationError("--workload must be grid, list, nested or wake, got '\(name)'")
+            throw ValidationError("--workload must be grid, list, nested, self-sizing or wake, got '\(name)'")
         }
     }
 
@@ -59,10 +59,10 @@ struct BenchCoordinatorCommand: AsyncParsableCommand {
 
     /// The report as a table for a terminal.
     private static func table(_ report: CoordinatorBenchmark.Report) -> String {
-        var lines = ["workload  variant             frames   median µs     p90 µs     p99 µs     max µs   loads"]
+        var lines = ["workload    variant             frames   median µs     p90 µs     p99 µs     max µs   loads"]
         for row in report.results {
             lines.append(
-                row.workload.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)
+                row.workload.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)
                     + row.variant.rawValue.padding(toLength: 18, withPad: " ", startingAt: 0)
                     + String(
                         format: "%7d %11.1f %10.1f %10.1f %10.1f %7d", row.frames, row.medianMicroseconds,

@@ -13,7 +13,8 @@ struct SimulateCommand: AsyncParsableCommand {
         commandName: "simulate",
         abstract: "Replay scroll traces over a modelled network and count the blank cells each strategy leaves.",
         discussion: """
-            Scenarios: \(SimulationScenario.builtInNames.joined(separator: ", ")). \
+            Scenarios: \(SimulationScenario.builtInNames.joined(separator: ", ")); when named, \
+            \(SimulationScenario.extraNames.joined(separator: ", ")). \
             Strategies: \(SimulationStrategy.allCases.map(\.rawValue).joined(separator: ", ")). \
             The same seed gives byte-identical JSON. \
             With --real, each strategy is replayed in real time (a run takes the trace's duration) against \
@@ -68,9 +69,9 @@ struct SimulateCommand: AsyncParsableCommand {
     /// Checks every option against its range (see ``OptionRange``), before
     /// anything is built from them.
     func validate() throws {
-        for name in scenarioNames where !SimulationScenario.builtInNames.contains(name) {
-            throw ValidationError(
-                "unknown scenario '\(name)'; choose from \(SimulationScenario.builtInNames.joined(separator: ", "))")
+        let known = SimulationScenario.builtInNames + SimulationScenario.extraNames
+        for name in scenarioNames where !known.contains(name) {
+            throw ValidationError("unknown scenario '\(name)'; choose from \(known.joined(separator: ", "))")
         }
         let maximumSeconds = SimulationScenario.maximumDuration / .seconds(1)
         if let duration {

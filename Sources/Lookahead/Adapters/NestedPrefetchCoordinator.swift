@@ -310,8 +310,11 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
     /// Rows were inserted, deleted or moved in the feed: prefetches, display
     /// requests, inner collections' links and carousels' offsets follow their
     /// rows to their new indices; those of deleted rows (`newRow` returns
-    /// `nil`) are withdrawn, and their links show no row. Call it after the
-    /// outer collection's `performBatchUpdates`, or applying a snapshot.
+    /// `nil`) are withdrawn, and their links show no row. Call it inside the
+    /// outer collection's `performBatchUpdates` updates, after changing the
+    /// data and before the view asks for new cells (display requests move by
+    /// the path their cell was last seen at): the rule of
+    /// `PrefetchCoordinator.applyUpdates(newPath:)`.
     ///
     /// - Parameters:
     ///   - layout: the feed after the update.
@@ -347,7 +350,8 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
     /// Items were inserted, deleted or moved in row `row`'s carousel:
     /// prefetches and display requests follow their items to their new
     /// indices; those of deleted items (`newItem` returns `nil`) are
-    /// withdrawn. Call it after the inner collection's `performBatchUpdates`
+    /// withdrawn. Call it inside the inner collection's `performBatchUpdates`
+    /// updates, before the view asks for new cells, as for the feed's rows
     /// (or through its link, ``NestedCollectionLink/applyUpdates(layout:newItem:)``).
     ///
     /// - Parameters:

@@ -48,6 +48,9 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     public let fetcher: AsyncFetcher<Key, Value>
     /// Where the item frames come from.
     public let layoutSource: any PrefetchLayoutSource
+    /// The direction the view scrolls, as its layout source said when the
+    /// coordinator was made: planning is along it.
+    public var scrollAxis: ScrollAxis { core.axis }
     /// The decisions: frames, the sampled layout, the planner, the requests held.
     package private(set) var core: PrefetchCoordinatorCore
     /// The planner's state: what is prefetched, the last frame's visible items.
@@ -98,6 +101,9 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     /// What the platform glue keeps alive as long as the coordinator: a
     /// delegate proxy, notification observers.
     package var attachments: [AnyObject] = []
+    /// The delegate bookkeeping of the view the glue attached this
+    /// coordinator to: each cell's request checks the proxy still hears the view.
+    package var viewAttachment: DelegateAttachment?
     /// Where planning and loads are reported to Instruments, when on.
     var signposts: (any PrefetchSignposting)?
 
@@ -143,7 +149,8 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
         self.fetcher = fetcher
         self.layoutSource = layoutSource
         self.key = key
-        self.core = PrefetchCoordinatorCore(policy: policy, sampledScreens: sampledScreens)
+        self.core = PrefetchCoordinatorCore(
+            policy: policy, sampledScreens: sampledScreens, axis: layoutSource.scrollAxis)
         // A request that was answered is no longer ranked.
         displayRequests.onEnded = { [weak self] id in self?.core.displayEnded(id) }
         // The policy learns how long the fetcher's loads take.
@@ -182,7 +189,7 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
         let source = layoutSource
         let planned = core.scrolled(
             contentOffset: contentOffset, viewportSize: viewportSize, at: time, loadQueue: fetcher.loadQueue,
-            contentSize: source.contentSize
+            contentSize: source.contentSize, itemCounts: { SampledLayout.itemCounts(of: source) }
         ) { SampledLayout(source: source, band: $0) }
         perform(planned, announcesTarget: announcesTarget)
     }
@@ -193,7 +200,7 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     /// `scrollViewWillEndDragging(_:withVelocity:targetContentOffset:)`.
     ///
     /// - Parameters:
-    ///   - velocity: the vertical velocity in points per **second** (UIKit
+    ///   - velocity: the velocity along the scroll (`y`, or `x` for a horizontal view) in points per **second** (UIKit
     ///     reports points per millisecond: multiply by 1000).
     ///   - targetContentOffset: where the deceleration will stop.
     ///   - contentOffset: the offset now.
@@ -282,7 +289,7 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     /// or more than 8 times faster or slower) gives way to the measured one.
     ///
     /// - Parameters:
-    ///   - velocity: the vertical velocity in points per second, positive
+    ///   - velocity: the velocity along the scroll in points per second, positive
     ///     towards the end of the content.
     ///   - contentOffset: the offset now.
     ///   - viewportSize: the visible area's size.
@@ -347,6 +354,7 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
         completion: @escaping @MainActor @Sendable (Result<Value, any Error>) -> Void
     ) -> FetchTask? {
         paging?.accessed(path)
+        viewAttachment?.confirm(for: self)
         let outcome = displayRequests.request(
             for: owner, key: key, from: fetcher, priority: { core.displayRequested($0, at: path) },
             completion: completion)
@@ -566,7 +574,11 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
         guard var recorder = traceRecorder else { return }
         let viewport = frame.visibleRect.size
         if recorder.viewport != viewport {
-            let sizes = layoutSource.itemFrames(in: frame.visibleRect).map(\.frame.size)
+            // The trace is along the scroll, as the frame is.
+            let axis = core.axis
+            let sizes = layoutSource.itemFrames(in: axis.alongScroll(frame.visibleRect)).map {
+                axis.alongScroll($0.frame.size)
+            }
             let count = (0..<max(0, layoutSource.numberOfSections)).reduce(0) {
                 $0 + layoutSource.numberOfItems(inSection: $1)
             }

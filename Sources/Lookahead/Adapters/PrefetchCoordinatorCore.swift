@@ -24,6 +24,10 @@ package struct PrefetchCoordinatorCore: Sendable {
     package let sampledScreens: Double
     private var needsSample = true
     private var needsReload = true
+    /// The content size the last report carried: a change that leaves the
+    /// item counts as they were is cells being measured (self-sizing), which
+    /// neither samples the layout again nor plans the frame by itself.
+    private var reportedContentSize: Size?
     /// While set, frames are tracked but not planned (``paused()``).
     package var isPaused = false {
         // The first frame after a pause plans afresh.
@@ -31,6 +35,10 @@ package struct PrefetchCoordinatorCore: Sendable {
     }
     /// Which frames are planned: those that may change a decision.
     package var cadence = PlanningCadence()
+    /// The direction the view scrolls. Reports come in the view's
+    /// coordinates; everything past them — frames, the sampled layout, the
+    /// planner — is along the scroll, `y` for a horizontal view's `x`.
+    package let axis: ScrollAxis
 
     /// How far off screen, in screens, a cell that left (or was made ahead)
     /// keeps its request: beyond how far UIKit keeps cells ready to show
@@ -44,7 +52,8 @@ package struct PrefetchCoordinatorCore: Sendable {
     /// phone. The headless views and the simulator model it with this.
     package static var cellPrefetchScreens: Double { 0.15 }
 
-    /// What a driver reads from its layout source to sample it.
+    /// What a driver reads from its layout source to sample it: the frames
+    /// in `rect`, both in the view's coordinates.
     package typealias Sample = (_ rect: Rect) -> SampledLayout
 
     /// A planned frame's actions, and the frame (for paging and trace recording).
@@ -55,11 +64,12 @@ package struct PrefetchCoordinatorCore: Sendable {
         package var prefetched: [ItemPath]
     }
 
-    package init(policy: PrefetchPolicy, sampledScreens: Double = 10) {
+    package init(policy: PrefetchPolicy, sampledScreens: Double = 10, axis: ScrollAxis = .vertical) {
         precondition(
             sampledScreens >= 7 && sampledScreens <= 100,
             "PrefetchCoordinator: sampledScreens must be within 7...100, got \(sampledScreens)")
         self.sampledScreens = sampledScreens
+        self.axis = axis
         planner = PrefetchPlanner(layout: SampledLayout.empty, policy: policy)
         requests = CoordinatorCore()
     }
@@ -75,14 +85,29 @@ package struct PrefetchCoordinatorCore: Sendable {
     /// A `scrollViewDidScroll`: the frame at `contentOffset`, planned if due
     /// (``cadence``; otherwise with no actions); `nil` for a report no
     /// planner can use (non-finite, an empty viewport).
+    ///
+    /// A content size that changed is read as the layout changing only if
+    /// `itemCounts` (asked then, not every frame) differ from the sample's:
+    /// otherwise cells were measured — a self-sizing list's content grows as
+    /// it scrolls — and the frame is planned on the cadence, the layout
+    /// sampled again only when the viewport nears the sample's edge.
     package mutating func scrolled(
         contentOffset: Point, viewportSize: Size, at time: Duration, loadQueue: LoadQueueState,
-        contentSize: Size, sample: Sample
+        contentSize: Size, itemCounts: () -> [Int]? = { nil }, sample: Sample
     ) -> Frame? {
-        guard let frame = tracker.frame(contentOffset: contentOffset, viewportSize: viewportSize, time: time)
+        guard
+            let frame = tracker.frame(
+                contentOffset: axis.alongScroll(contentOffset), viewportSize: axis.alongScroll(viewportSize),
+                time: time)
         else { return nil }
+        let contentSize = axis.alongScroll(contentSize)
+        if contentSize != reportedContentSize {
+            let isFirst = reportedContentSize == nil
+            reportedContentSize = contentSize
+            if !isFirst, itemCounts() != layout.itemCounts { needsSample = true }
+        }
         // A frame that must sample the layout again is planned, whatever the cadence.
-        guard needsSample || contentSize != layout.contentSize || cadence.isDue(frame) else {
+        guard needsSample || cadence.isDue(frame) else {
             return Frame(frame: frame, actions: CoordinatorCore<ItemPath>.Actions(), prefetched: [])
         }
         return plan(frame, loadQueue: loadQueue, contentSize: contentSize, sample: sample)
@@ -97,10 +122,10 @@ package struct PrefetchCoordinatorCore: Sendable {
     ) -> Frame? {
         guard
             let frame = tracker.frameAnnouncing(
-                target: target, contentOffset: contentOffset, viewportSize: viewportSize, time: time,
-                velocity: velocity)
+                target: axis.alongScroll(target), contentOffset: axis.alongScroll(contentOffset),
+                viewportSize: axis.alongScroll(viewportSize), time: time, velocity: velocity)
         else { return nil }
-        return plan(frame, loadQueue: loadQueue, contentSize: contentSize, sample: sample)
+        return plan(frame, loadQueue: loadQueue, contentSize: axis.alongScroll(contentSize), sample: sample)
     }
 
     /// A deceleration the view reports only by its velocity (SwiftUI's).
@@ -108,9 +133,11 @@ package struct PrefetchCoordinatorCore: Sendable {
         velocity: Double, contentOffset: Point, viewportSize: Size, at time: Duration, loadQueue: LoadQueueState,
         contentSize: Size, sample: Sample
     ) -> Frame? {
+        let contentSize = axis.alongScroll(contentSize)
+        let viewportSize = axis.alongScroll(viewportSize)
         guard
             let frame = tracker.frameDecelerating(
-                velocity: velocity, contentOffset: contentOffset, viewportSize: viewportSize,
+                velocity: velocity, contentOffset: axis.alongScroll(contentOffset), viewportSize: viewportSize,
                 maxOffset: contentSize.height - viewportSize.height, time: time)
         else { return nil }
         return plan(frame, loadQueue: loadQueue, contentSize: contentSize, sample: sample)
@@ -118,7 +145,7 @@ package struct PrefetchCoordinatorCore: Sendable {
 
     /// An animated scroll whose report comes later, on the view's own clock.
     package mutating func announceAtNextReport(target: Point) {
-        tracker.announceAtNextReport(target: target)
+        tracker.announceAtNextReport(target: axis.alongScroll(target))
     }
 
     /// Whether the next report carries a target announced without a report.
@@ -281,10 +308,12 @@ package struct PrefetchCoordinatorCore: Sendable {
         let band = layout.band
         let covered =
             band.minY <= max(0, low) && band.maxY >= min(contentSize.height, high) && band.width > 0
-        guard needsSample || !covered || contentSize != layout.contentSize else { return }
+        guard needsSample || !covered else { return }
         let top = max(0, min(low, visible.minY - sampledScreens * screen))
         let bottom = max(top, max(high, visible.maxY + sampledScreens * screen))
-        layout = sample(Rect(x: 0, y: top, width: max(contentSize.width, visible.maxX), height: bottom - top))
+        let asked = Rect(x: 0, y: top, width: max(contentSize.width, visible.maxX), height: bottom - top)
+        // Asked in the view's coordinates, kept along the scroll.
+        layout = axis == .vertical ? sample(asked) : sample(axis.alongScroll(asked)).alongScroll(axis)
         if needsReload {
             requests.withdraw(planner.reload(layout: layout).cancel, into: &actions)
             needsReload = false
@@ -299,9 +328,15 @@ extension SampledLayout {
     /// The frames `source` reports in `band`, with its counts and content size.
     @MainActor
     package init(source: any PrefetchLayoutSource, band: Rect) {
-        let counts = (0..<max(0, source.numberOfSections)).map { source.numberOfItems(inSection: $0) }
         self.init(
-            contentSize: source.contentSize, itemCounts: counts, band: band, reported: source.itemFrames(in: band))
+            contentSize: source.contentSize, itemCounts: Self.itemCounts(of: source), band: band,
+            reported: source.itemFrames(in: band))
+    }
+
+    /// The item counts `source` reports, section by section.
+    @MainActor
+    package static func itemCounts(of source: any PrefetchLayoutSource) -> [Int] {
+        (0..<max(0, source.numberOfSections)).map { source.numberOfItems(inSection: $0) }
     }
 
     /// The frames `layout` has in `band`: what a `FixedLayoutSource` over it reports.

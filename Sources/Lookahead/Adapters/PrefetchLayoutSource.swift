@@ -23,4 +23,12 @@ public protocol PrefetchLayoutSource: AnyObject {
     func numberOfItems(inSection section: Int) -> Int
     /// The items whose frames intersect `rect`, in any order.
     func itemFrames(in rect: Rect) -> [ItemFrame]
+    /// The direction the view scrolls; `.vertical` unless the source says
+    /// otherwise. A coordinator reads it once, when it is made.
+    var scrollAxis: ScrollAxis { get }
+}
+
+extension PrefetchLayoutSource {
+    /// Vertical: lists and grids that scroll up and down.
+    public var scrollAxis: ScrollAxis { .vertical }
 }

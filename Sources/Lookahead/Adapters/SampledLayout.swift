@@ -29,6 +29,20 @@ package struct SampledLayout: CollectionLayout {
     private let framesByFlat: [Rect?]
     package let columns: Int
 
+    /// The same frames with `axis` as `y` (``ScrollAxis/alongScroll(_:)-rect``):
+    /// a horizontal view's sample, as its coordinator plans it.
+    package func alongScroll(_ axis: ScrollAxis) -> SampledLayout {
+        guard axis == .horizontal else { return self }
+        return SampledLayout(
+            contentSize: axis.alongScroll(contentSize), itemCounts: itemCounts, band: axis.alongScroll(band),
+            reported: byMinY.map { ItemFrame(path: $0.path, frame: axis.alongScroll($0.frame)) })
+    }
+
+    /// The number of items in each section, as sampled.
+    package var itemCounts: [Int] {
+        (0..<numberOfSections).map { numberOfItems(inSection: $0) }
+    }
+
     /// A layout with no items, before the first frame.
     package static let empty = SampledLayout(contentSize: .zero, itemCounts: [], band: .zero, reported: [])
 

@@ -6,6 +6,9 @@ extension SimulationScenario {
     /// The names of the built-in scenarios, in the order they run.
     public static let builtInNames = ["feed", "photos", "fling", "jump", "slow-network", "carousels"]
 
+    /// Scenarios that run when named (`--scenario`), not by default.
+    public static let extraNames = ["photos-sideways"]
+
     /// A built-in scenario, or `nil` for an unknown name.
     ///
     /// - `feed`: a table of 10,000 rows of 60–180 pt, JSON items of ~2 KB,
@@ -21,6 +24,9 @@ extension SimulationScenario {
     ///   times as wide as the row is high, 8 pt apart), the feed's network,
     ///   a minute of skimming with horizontal swipes into some rows
     ///   (``CarouselTraceGenerator``).
+    /// - `photos-sideways`: `photos` turned on its side — 4 rows scrolling
+    ///   left and right in a landscape view (844 × 390), a photo strip's
+    ///   geometry — the same trace along the scroll.
     public static func builtIn(named name: String, seed: UInt64, duration: Duration? = nil) -> SimulationScenario? {
         let viewport = Size(width: 390, height: 844)
         func feedRows() -> [Double] {
@@ -55,6 +61,11 @@ extension SimulationScenario {
             return SimulationScenario(
                 name: name, layout: layout, viewport: viewport, network: .photos(seed: seed), maxConcurrentLoads: 6,
                 trace: trace(.photos, .seconds(60), contentHeight: probe.contentSize.height))
+        case "photos-sideways":
+            guard var photos = builtIn(named: "photos", seed: seed, duration: duration) else { return nil }
+            photos.name = name
+            photos.axis = .horizontal
+            return photos
         case "carousels":
             let rows = carouselRows(seed: seed)
             let feed = CarouselFeedLayout(width: viewport.width, rows: rows)

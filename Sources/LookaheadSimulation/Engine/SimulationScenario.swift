@@ -22,6 +22,11 @@ public struct SimulationScenario: Sendable {
     public var network: NetworkModel
     public var maxConcurrentLoads: Int
     public var trace: ScrollTrace
+    /// The direction the app's view scrolls. The simulation runs along the
+    /// scroll whatever it is (its layout, viewport and trace are the
+    /// view's along that axis); a horizontal scenario's coordinator is
+    /// handed the view's own geometry — the transpose — as an app's is.
+    public var axis: ScrollAxis = .vertical
 
     /// Creates a scenario.
     ///

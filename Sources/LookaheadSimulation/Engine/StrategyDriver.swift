@@ -148,7 +148,7 @@ package struct StrategyDriver<Loader: StrategyLoader> {
     /// feed of carousels keeps its own), as its coordinator would plan it.
     package mutating func usePolicy(_ policy: PrefetchPolicy) {
         guard visibility.feed == nil else { return }
-        var core = PrefetchCoordinatorCore(policy: policy)
+        var core = PrefetchCoordinatorCore(policy: policy, axis: scenario.axis)
         core.datesPrefetches = datesPrefetches
         core.cadence = cadence
         coordinator = core
@@ -380,18 +380,24 @@ package struct StrategyDriver<Loader: StrategyLoader> {
             let target = landings?.offset(at: time)
             let origin = rect.origin
             let layout = self.layout
-            let sample: PrefetchCoordinatorCore.Sample = { SampledLayout(layout: layout, band: $0) }
+            // The coordinator sees the view as the app has it: a sideways
+            // scenario's view is the transpose of the simulation's layout,
+            // which runs along the scroll.
+            let axis = scenario.axis
+            let sample: PrefetchCoordinatorCore.Sample = {
+                SampledLayout(layout: layout, band: axis.alongScroll($0)).alongScroll(axis)
+            }
             let planned: PrefetchCoordinatorCore.Frame?
             if let target, target != announcedTarget {
                 planned = coordinator.announced(
-                    target: Point(x: origin.x, y: target), velocity: nil, contentOffset: origin,
-                    viewportSize: rect.size, at: time, loadQueue: loader.loadQueue, contentSize: layout.contentSize,
-                    sample: sample)
+                    target: axis.alongScroll(Point(x: origin.x, y: target)), velocity: nil,
+                    contentOffset: axis.alongScroll(origin), viewportSize: axis.alongScroll(rect.size), at: time,
+                    loadQueue: loader.loadQueue, contentSize: axis.alongScroll(layout.contentSize), sample: sample)
             } else {
                 if target == nil, announcedTarget != nil { coordinator.motionEnded() }
                 planned = coordinator.scrolled(
-                    contentOffset: origin, viewportSize: rect.size, at: time, loadQueue: loader.loadQueue,
-                    contentSize: layout.contentSize, sample: sample)
+                    contentOffset: axis.alongScroll(origin), viewportSize: axis.alongScroll(rect.size), at: time,
+                    loadQueue: loader.loadQueue, contentSize: axis.alongScroll(layout.contentSize), sample: sample)
             }
             announcedTarget = target
             self.coordinator = coordinator
