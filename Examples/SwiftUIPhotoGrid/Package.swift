@@ -1,12 +1,12 @@
 // swift-tools-version: 6.2
-// A SwiftUI photo grid on Lookahead: rows report to an observable row
-// prefetcher; on iOS 18 the scroll view's geometry drives the adaptive
-// coordinator. Not built by the package's own `swift build`; see README.md.
+// A SwiftUI photo grid on Lookahead: one modifier on the scroll view, one
+// FetchedContent per cell, for iOS 16, 17 and 18. Not built by the package's
+// own `swift build`; see README.md.
 import PackageDescription
 
 let package = Package(
     name: "SwiftUIPhotoGrid",
-    platforms: [.iOS(.v17), .macOS(.v14)],
+    platforms: [.iOS(.v16), .macOS(.v13)],
     products: [.library(name: "SwiftUIPhotoGrid", targets: ["SwiftUIPhotoGrid"])],
     dependencies: [.package(path: "../..", traits: [])],
     targets: [

@@ -23,11 +23,14 @@ extension View {
     /// - Parameters:
     ///   - coordinator: the coordinator to report to.
     ///   - clock: the clock frames are timed on.
+    ///   - snaps: whether the scroll view snaps (`scrollTargetBehavior`
+    ///     `.paging` or `.viewAligned`): it lands where SwiftUI's behaviour
+    ///     says, which no projection knows, so no landing is projected.
     @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
     public func lookaheadScrolling<Key, Value, C: Clock<Duration>>(
-        _ coordinator: PrefetchCoordinator<Key, Value>, clock: C = ContinuousClock()
+        _ coordinator: PrefetchCoordinator<Key, Value>, clock: C = ContinuousClock(), snaps: Bool = false
     ) -> some View {
-        modifier(LookaheadScrollingModifier(coordinator: coordinator, clock: clock))
+        modifier(LookaheadScrollingModifier(coordinator: coordinator, clock: clock, snaps: snaps))
     }
 }
 
@@ -43,12 +46,17 @@ private struct LookaheadScrollingModifier<Key: Hashable & Sendable, Value: Senda
 {
     let coordinator: PrefetchCoordinator<Key, Value>
     let clock: C
+    /// Whether the scroll view snaps (a `scrollTargetBehavior`): it lands
+    /// where SwiftUI's behaviour says, which no projection knows, so no
+    /// landing is projected and the frames plan as they come.
+    let snaps: Bool
     /// When the first report was made: times are measured from it.
     @State private var start: C.Instant?
 
     func body(content: Content) -> some View {
         content
             .trimmingCachesInTheBackground()
+            .onAppear { coordinator.rows?.reportsScrollGeometry = true }
             .onScrollGeometryChange(for: VisibleArea.self) { geometry in
                 VisibleArea(offset: Point(geometry.contentOffset), size: Size(geometry.containerSize))
             } action: { _, area in
@@ -58,7 +66,7 @@ private struct LookaheadScrollingModifier<Key: Hashable & Sendable, Value: Senda
                 // A programmatic scroll keeps the target its app announced
                 // (scrollViewWillAnimateScroll(to:)) until it ends.
                 if phase == .animating { return }
-                guard phase == .decelerating else {
+                guard phase == .decelerating, !snaps else {
                     coordinator.scrollViewDidEndFling()
                     return
                 }

@@ -6,20 +6,24 @@ import LookaheadTorture
 /// `lookahead torture coordinator`: a long seeded run of an app's collection
 /// view over a `PrefetchCoordinator` (the coordinator soak).
 ///
-/// Exits with status 1 when a cell on screen was left blank without a
-/// request to fill it, or the coordinator's tables outgrew the screen and
-/// the window.
+/// Exits with status 1 on any violation: a cell on screen left blank
+/// without a request to fill it, showing another item's value or waiting on
+/// a demoted request, a visible load restarted, a request no table holds,
+/// or the coordinator's tables outgrowing the screen and the window.
 struct TortureCoordinatorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "coordinator",
         abstract: "Soak PrefetchCoordinator with seeded scrolling over a headless view with UIKit's cell prefetching.",
         discussion: """
-            Drags, flings, reversals, reloads, batch updates and memory warnings at 120 frames \
-            a second (not in real time), over a real AsyncFetcher whose loads land a few per frame. \
-            Checks every frame that no cell on screen is blank without a display request that \
-            will fill it, and that the coordinator's tables stay within a few entries per entry of \
-            the screen and the window; reports resident memory after the first 1% of the frames \
-            and at the end. A million frames take about two minutes in a release build.
+            Drags, flings, reversals, memory warnings and data that changes — reloads, pages, \
+            inserts, deletes and moves near the screen, items reloaded, told before or after the \
+            view applies them — at 120 frames a second (not in real time), over a real \
+            AsyncFetcher whose loads land a few per frame. Checks every frame that no cell on \
+            screen is blank without a display request that will fill it, shows another item's \
+            value or waits on a demoted request, that no visible item's load restarts, that the \
+            fetcher serves no request the coordinator does not hold, and that its tables stay \
+            within a few entries per entry of the screen and the window; reports resident memory \
+            after the first 1% of the frames and at the end.
             """
     )
 
@@ -29,12 +33,21 @@ struct TortureCoordinatorCommand: AsyncParsableCommand {
     @Option(help: "The seed of the scrolling, the list's changes and the loads' order.")
     var seed: UInt64 = 1
 
+    @Option(
+        help:
+            "About how many frames between two changes of the list's data (reloads, pages, inserts, deletes, moves; 1…1000000): 1 changes it on every frame."
+    )
+    var changeEvery: Int = 40
+
     @Flag(help: "Print the report as JSON.")
     var json = false
 
     func validate() throws {
         guard (1...100_000_000).contains(frames) else {
             throw ValidationError("frames must be between 1 and 100000000, got \(frames)")
+        }
+        guard (1...1_000_000).contains(changeEvery) else {
+            throw ValidationError("change-every must be between 1 and 1000000, got \(changeEvery)")
         }
     }
 
@@ -43,7 +56,9 @@ struct TortureCoordinatorCommand: AsyncParsableCommand {
         StandardStreams.writeError("torture coordinator: \(frames) frames, seed \(seed)\n")
         let progress = ProgressReporter(
             total: frames, enabled: frames >= 50_000, label: ("torture coordinator", "frames"))
-        let report = await CoordinatorSoak.run(frames: frames, seed: seed) { progress.update($0) }
+        let report = await CoordinatorSoak.run(frames: frames, seed: seed, changeEvery: changeEvery) {
+            progress.update($0)
+        }
         if json {
             try StandardStreams.writeJSON(report, pretty: true)
         } else {
@@ -55,6 +70,10 @@ struct TortureCoordinatorCommand: AsyncParsableCommand {
                 ("  blank cells without a request", "\(report.blankCellsWithoutRequest)"),
                 ("  cells left blank once every load landed", "\(report.cellsLeftBlank)"),
                 ("  frames over the table limit", "\(report.framesOverLimit)"),
+                ("  a cell showing another item's value", "\(report.wrongValues)"),
+                ("  a blank cell whose request is missing or demoted", "\(report.blankCellsDemoted)"),
+                ("  a visible item's load restarted", "\(report.visibleLoadsRestarted)"),
+                ("  a request no table holds", "\(report.untrackedRequests)"),
                 ("peak table entries", "\(report.peakTableEntries) (screen + window \(report.peakScreenAndWindow))"),
                 ("peak entries per screen + window entry", String(format: "%.2f", report.peakRatio)),
                 (
@@ -67,6 +86,7 @@ struct TortureCoordinatorCommand: AsyncParsableCommand {
                     "reloads, batch updates, memory warnings",
                     "\(report.reloads), \(report.batchUpdates), \(report.memoryWarnings)"
                 ),
+                ("batch updates told after the view applied them", "\(report.updatesToldAfter)"),
                 (
                     "resident after warm-up, at end",
                     "\(memory(report.residentMiBAfterWarmUp)), \(memory(report.residentMiBAtEnd))"

@@ -74,7 +74,10 @@ package struct PrefetchRequestTable<Path: Hashable & Comparable & Sendable>: Sen
             if let tasks = consumed.removeValue(forKey: path) { changes.withdrawn.append(contentsOf: tasks) }
         }
         for path in actions.forget {
-            if let tasks = consumed.removeValue(forKey: path) { finishing += tasks }
+            guard let tasks = consumed.removeValue(forKey: path) else { continue }
+            // Let go of in the batch (withdrawn unless loading); held until done.
+            changes.forgotten += tasks
+            finishing += tasks
         }
         guard !actions.date.isEmpty || !actions.predicted.isEmpty else { return }
         func request(at path: Path) -> FetchBatchRequest? {

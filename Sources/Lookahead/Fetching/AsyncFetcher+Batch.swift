@@ -25,6 +25,10 @@ package struct FetchRequestChanges: Sendable {
     package var predicted: [FetchBatchRequest] = []
     /// Requests moved to another priority.
     package var priorities: [(task: FetchTask, priority: FetchPriority)] = []
+    /// Consumed prefetches their coordinator forgot (their item out of
+    /// reach): withdrawn if their load has not started, left to finish if
+    /// it is loading (`FetchScheduler.letGo(_:)`).
+    package var forgotten: [FetchTask] = []
     /// Requests withdrawn after the batch's prefetches are made: what a
     /// reload let go of, whose keys the new window may ask for again — a
     /// load both want goes on rather than stopping and starting over.
@@ -35,7 +39,7 @@ package struct FetchRequestChanges: Sendable {
     /// Whether there is nothing to perform.
     package var isEmpty: Bool {
         consumed.isEmpty && withdrawn.isEmpty && deadlines.isEmpty && predicted.isEmpty && priorities.isEmpty
-            && released.isEmpty
+            && released.isEmpty && forgotten.isEmpty
     }
 }
 
@@ -87,6 +91,8 @@ extension AsyncFetcher {
                 }
             }
             withdraw(changes.withdrawn)
+            // A prefetch carries no completion: nothing to deliver when it is let go of.
+            for task in changes.forgotten where task.owner != nil { state.scheduler.letGo(task.interest.id) }
             var tasks: [FetchTask] = []
             tasks.reserveCapacity(batch.prefetches.count)
             for key in batch.prefetches {

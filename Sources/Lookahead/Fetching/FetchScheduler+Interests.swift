@@ -44,6 +44,20 @@ extension FetchScheduler {
         return withdraw(slot: id.slot)
     }
 
+    /// Lets go of a consumed prefetch its coordinator forgot (its item went
+    /// out of reach): withdrawn if its load has not started — a row passed
+    /// by does not go on to load — left to finish if it is loading.
+    ///
+    /// - Returns: whether it was withdrawn.
+    /// - Complexity: O(1) amortized.
+    @inlinable
+    @discardableResult
+    public mutating func letGo(_ id: InterestID) -> Bool {
+        guard isLive(id), !isLoadRunning(forInterest: id) else { return false }
+        _ = withdraw(slot: id.slot)
+        return true
+    }
+
     /// Withdraws every interest in `key` of the default group that has no
     /// payload (plain prefetches), leaving display requests and prefetchers'
     /// interests alone.

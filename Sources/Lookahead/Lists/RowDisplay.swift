@@ -23,8 +23,11 @@ package final class RowDisplay<Key: Hashable & Sendable, Value: Sendable> {
         /// Straight to a fetcher, at a fixed priority.
         case fetcher(AsyncFetcher<Key, Value>, priority: FetchPriority)
         /// Through a coordinator that drives the list: at the planner's
-        /// priority, re-ranked each frame like a UIKit cell's.
-        case coordinator(PrefetchCoordinator<Key, Value>, path: ItemPath)
+        /// priority, re-ranked each frame like a UIKit cell's. Without a
+        /// `path`, the row is where the coordinator's rows have its key
+        /// (a coordinator made for SwiftUI), and its appearing and
+        /// disappearing tell the coordinator where the list is.
+        case coordinator(PrefetchCoordinator<Key, Value>, path: ItemPath?)
     }
 
     private let onDisappear: DisappearBehavior
@@ -38,18 +41,23 @@ package final class RowDisplay<Key: Hashable & Sendable, Value: Sendable> {
         self.onDisappear = onDisappear
     }
 
-    /// The row showing `key` appeared: returns its cached value at once, or
-    /// asks for it (raising a request lowered when the row left) and hands
-    /// it to `deliver` on the main actor when it arrives.
+    /// The row showing `key` appeared at `time`: returns its cached value at
+    /// once, or asks for it (raising a request lowered when the row left)
+    /// and hands it to `deliver` on the main actor when it arrives, or its
+    /// failure (not a withdrawal) to `failed`.
     package func appeared(
-        key: Key, from source: Source, deliver: @escaping @MainActor (Value) -> Void
+        key: Key, from source: Source, at time: Duration = .zero, deliver: @escaping @MainActor (Value) -> Void,
+        failed: @escaping @MainActor (any Error) -> Void = { _ in }
     ) -> Value? {
+        if case .coordinator(let coordinator, nil) = source {
+            coordinator.row(of: key, isShown: true, at: time)
+        }
         if let value = cached(key, in: source) { return value }
         if key == self.key, let request, request.isPending {
             switch source {
             case .fetcher(_, let priority): request.priority = priority
             case .coordinator(let coordinator, let path):
-                coordinator.willDisplay(self, at: path)
+                if let path = path ?? coordinator.path(of: key) { coordinator.willDisplay(self, at: path) }
             }
             return nil
         }
@@ -58,21 +66,34 @@ package final class RowDisplay<Key: Hashable & Sendable, Value: Sendable> {
         generation += 1
         let generation = self.generation
         let completion: @MainActor @Sendable (Result<Value, any Error>) -> Void = { [weak self] result in
-            guard let self, self.generation == generation, case .success(let value) = result else { return }
-            deliver(value)
+            guard let self, self.generation == generation else { return }
+            switch result {
+            case .success(let value): deliver(value)
+            case .failure(let error) where !(error is CancellationError): failed(error)
+            case .failure: break
+            }
         }
         switch source {
         case .fetcher(let fetcher, let priority):
             request = fetcher.requestDisplay(of: key, priority: priority, completion: completion)
         case .coordinator(let coordinator, let path):
             // The row's own key: the coordinator's data may be older or newer than the row's.
-            request = coordinator.requestDisplay(of: key, at: path, for: self, completion: completion)
+            if let path = path ?? coordinator.path(of: key) {
+                request = coordinator.requestDisplay(of: key, at: path, for: self, completion: completion)
+            } else {
+                // A key the coordinator's rows do not list (yet): asked for as a plain display request.
+                request = coordinator.fetcher.requestDisplay(of: key, completion: completion)
+            }
         }
         return nil
     }
 
-    /// The row disappeared: its request is lowered or withdrawn, as the row said.
-    package func disappeared(from source: Source) {
+    /// The row disappeared at `time`: its request is lowered or withdrawn,
+    /// as the row said.
+    package func disappeared(from source: Source, at time: Duration = .zero) {
+        if case .coordinator(let coordinator, nil) = source, let key {
+            coordinator.row(of: key, isShown: false, at: time)
+        }
         guard let request, request.isPending else { return }
         switch (onDisappear, source) {
         case (.cancel, _):
@@ -89,6 +110,12 @@ package final class RowDisplay<Key: Hashable & Sendable, Value: Sendable> {
     package func ended() {
         request?.cancel()
         request = nil
+    }
+
+    // A row SwiftUI discards for good takes its request with it: its
+    // completion (and the coordinator's record) end with a cancellation.
+    isolated deinit {
+        request?.cancel()
     }
 
     private func cached(_ key: Key, in source: Source) -> Value? {

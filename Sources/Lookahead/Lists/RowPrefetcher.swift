@@ -16,13 +16,13 @@
 /// `LookaheadSwiftUI`'s `ObservableRowPrefetcher` wraps it for views
 /// that observe it; on iOS 16 use it directly with `.lookaheadPrefetch`.
 @MainActor
-public final class RowPrefetcher<Key: Hashable & Sendable, Value: Sendable> {
+package final class RowPrefetcher<Key: Hashable & Sendable, Value: Sendable> {
     /// The index-level prefetcher rows report to.
     package let rows: ScrollViewPrefetcher
     /// The prefetcher the keys go to.
-    public let prefetcher: Prefetcher<Key, Value>
+    package let prefetcher: Prefetcher<Key, Value>
     /// The keys of the rows, in order.
-    public private(set) var keys: [Key]
+    package private(set) var keys: [Key]
 
     private let pending: LockedValue<Pending>
     private var observation: FetchObservation?
@@ -41,7 +41,7 @@ public final class RowPrefetcher<Key: Hashable & Sendable, Value: Sendable> {
     ///   - window: how the window is sized; adaptive by default.
     ///   - debounce: how long changes are collected before the window moves.
     ///   - clock: the clock `debounce` and the scroll speed are measured on.
-    public init(
+    package init(
         prefetcher: Prefetcher<Key, Value>,
         keys: [Key],
         window: PrefetchWindowSizing = .adaptive,
@@ -77,18 +77,18 @@ public final class RowPrefetcher<Key: Hashable & Sendable, Value: Sendable> {
 
     /// Replaces the keys — the list grew (a page loaded) or changed — and
     /// tells the index-level prefetcher the new count.
-    public func setKeys(_ keys: [Key]) {
+    package func setKeys(_ keys: [Key]) {
         self.keys = keys
         rows.update(itemCount: keys.count)
     }
 
     /// The row at `index` appeared.
-    public func onAppear(_ index: Int) {
+    package func onAppear(_ index: Int) {
         rows.onAppear(index)
     }
 
     /// The row at `index` disappeared.
-    public func onDisappear(_ index: Int) {
+    package func onDisappear(_ index: Int) {
         rows.onDisappear(index)
     }
 

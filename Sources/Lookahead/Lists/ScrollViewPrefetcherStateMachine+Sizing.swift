@@ -1,7 +1,7 @@
 /// How many items a ``ScrollViewPrefetcher`` keeps prefetched around the
 /// visible rows: a fixed count, as Nuke's `ScrollViewPrefetcher`, or the
 /// adaptive window (the default).
-public struct PrefetchWindowSizing: Hashable, Sendable {
+package struct PrefetchWindowSizing: Hashable, Sendable {
     /// The sizing the window's state machine runs.
     package let kind: WindowSizing
 
@@ -11,7 +11,7 @@ public struct PrefetchWindowSizing: Hashable, Sendable {
 
     /// Always `count` items ahead of the visible rows, in the direction of
     /// the last scroll; nothing behind. Nuke's `ScrollViewPrefetcher`.
-    public static func fixed(count: Int) -> PrefetchWindowSizing {
+    package static func fixed(count: Int) -> PrefetchWindowSizing {
         PrefetchWindowSizing(.fixed(count: count))
     }
 
@@ -20,7 +20,7 @@ public struct PrefetchWindowSizing: Hashable, Sendable {
     /// a few items on both sides at rest. Its settings are the package's:
     /// the adaptive settings an app tunes (``AdaptivePrefetchPolicy``) are
     /// the coordinator's, whose planner sees the scroll itself.
-    public static let adaptive = PrefetchWindowSizing(.adaptive())
+    package static let adaptive = PrefetchWindowSizing(.adaptive())
 
     /// The adaptive window with settings of the package's own (the tests').
     package static func adaptive(_ settings: AdaptiveWindowSettings) -> PrefetchWindowSizing {
@@ -28,7 +28,7 @@ public struct PrefetchWindowSizing: Hashable, Sendable {
     }
 
     /// The most items the window holds ahead of the visible rows.
-    public var maximumCount: Int { kind.maximumCount }
+    package var maximumCount: Int { kind.maximumCount }
 }
 
 /// The sizings a `ScrollViewPrefetcherStateMachine` runs.

@@ -106,9 +106,6 @@ final class ReplayRun {
         for retry in driver.loader.takeDueRetries(at: time) {
             driver.pageRetryDue(retry.request, at: retry.time)
         }
-        while let settle = driver.nextSettleTime, settle <= time {
-            driver.settleWindow(at: settle)
-        }
     }
 
     func arrived(_ key: Int, at time: Duration) {

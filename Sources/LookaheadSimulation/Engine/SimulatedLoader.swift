@@ -129,7 +129,10 @@ struct SimulatedLoader: StrategyLoader {
         for (id, priority) in actions.rank {
             if let interest = displayInterests[id.rawValue] { scheduler.setPriority(priority, of: interest) }
         }
-        for key in actions.forget { consumedInterests[key] = nil }
+        // As the fetcher's batch: withdrawn unless loading.
+        for key in actions.forget {
+            for interest in consumedInterests.removeValue(forKey: key) ?? [] { scheduler.letGo(interest) }
+        }
     }
 
     mutating func startPrefetching(_ item: Int) {

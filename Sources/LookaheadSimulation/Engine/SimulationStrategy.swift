@@ -30,9 +30,12 @@ public enum SimulationStrategy: String, CaseIterable, Sendable, Codable {
     case texture
     /// Lookahead's own: each item in time for its predicted appearance (`PrefetchPolicy.adaptive`).
     case adaptive
-    /// The SwiftUI path as shipped: a ``ScrollViewPrefetcher`` with its
-    /// default adaptive window and debounce, fed each row's appearance and
-    /// disappearance, driving a default `Prefetcher` (2 at a time, `.low`).
+    /// The SwiftUI path as shipped before iOS 18: a coordinator made with
+    /// `PrefetchCoordinator(fetcher:)` under `.lookaheadPrefetching`, whose
+    /// only news of the scroll is the rows SwiftUI makes (``RowAppearance``):
+    /// the adaptive planner fed where they say the list is, with no
+    /// velocity reported and no landing. (On iOS 18 the scroll view's
+    /// geometry drives it: that is `adaptive`.)
     case swiftui
     /// Lookahead's pages (`PagingStateMachine`): one page at first (on a slow
     /// link a 3-page first load keeps the first screen blank longer), the next
@@ -86,7 +89,7 @@ public enum SimulationStrategy: String, CaseIterable, Sendable, Codable {
 
     /// Whether the strategy's prefetches go through a `Prefetcher` (Nuke's
     /// `ImagePrefetcher`): at most 2 at a time, at `.low` priority.
-    public var prefetchesThroughPrefetcher: Bool { self == .nuke || self == .swiftui }
+    public var prefetchesThroughPrefetcher: Bool { self == .nuke }
 
     /// The pager's configuration for `paged` and `paged-fixed`: pages of
     /// ``pageSize`` items, one page at first.

@@ -147,12 +147,10 @@ struct SimulationRun {
         while true {
             let completion = driver.loader.transfers.nextCompletion()
             let timer = driver.loader.timers.first
-            let settle = driver.nextSettleTime
             let release = nextRelease < releases.count ? releases[nextRelease] : nil
-            // Ties: completions, then timers (retries, hedges), then the window's settle, then the oracle's releases.
+            // Ties: completions, then timers (retries, hedges), then the oracle's releases.
             var earliest = time
             if let timer { earliest = min(earliest, timer.time) }
-            if let settle { earliest = min(earliest, settle) }
             if let release { earliest = min(earliest, release.time) }
             if let completion, completion.time <= earliest {
                 complete(completion.id, at: completion.time)
@@ -164,9 +162,6 @@ struct SimulationRun {
                 case .hedge(let id): driver.loader.hedgeTimerFired(id, at: timer.time)
                 }
                 driver.loader.drain(at: timer.time)
-            } else if let settle, settle <= earliest {
-                driver.settleWindow(at: settle)
-                driver.loader.drain(at: settle)
             } else if let release, release.time <= earliest {
                 processReleases(until: release.time)
             } else {

@@ -62,14 +62,14 @@ package struct StrategyDriver<Loader: StrategyLoader> {
     /// On a feed of carousels, which of the feed's frames are planned, as
     /// the nested coordinator plans them (a carousel that moved always is).
     var nestedCadence = PlanningCadence()
-    /// `swiftui`: the ``ScrollViewPrefetcher``'s machine.
-    var window: ScrollViewPrefetcherStateMachine?
     /// For `swiftui`: how far beyond the viewport, in screens, a lazy stack
     /// makes a row and so calls its `onAppear` (0: when it becomes visible).
     /// SwiftUI does not document it; the simulator brackets it.
     package var swiftUIAppearScreens = 0.0
-    /// For `swiftui`: the rows appeared (made) as of the last frame.
-    var appearedRows: Set<Int> = []
+    /// For `swiftui`: the rows appeared (made) as of the last frame, which
+    /// tell the coordinator where the list is (``RowAppearance``), as
+    /// `FetchedContent` rows do before iOS 18.
+    var appearance = RowAppearance()
     var pager: PagingStateMachine<ListItem>?
     /// The pager's requests in flight or backing off, by offset (their load key).
     var pageRequests: [Int: PageRequest] = [:]
@@ -133,7 +133,8 @@ package struct StrategyDriver<Loader: StrategyLoader> {
         }
         switch strategy {
         case .swiftui:
-            window = ScrollViewPrefetcherStateMachine(itemCount: itemCount, sizing: .adaptive())
+            // `PrefetchCoordinator(fetcher:)` with `.lookaheadPrefetching`: the adaptive planner.
+            if visibility.feed == nil { usePolicy(.adaptive) }
         case .paged, .pagedFixed:
             pager = PagingStateMachine(configuration: SimulationStrategy.pagingConfiguration)
         case .none, .all, .batch, .system, .nuke, .texture, .adaptive, .oracle:
@@ -157,7 +158,7 @@ package struct StrategyDriver<Loader: StrategyLoader> {
     /// Which frames the strategy plans: Lookahead's coordinator plans on its
     /// cadence; UIKit's window and the other libraries' follow every frame.
     var cadence: PlanningCadence {
-        strategy == .adaptive ? PlanningCadence() : .everyFrame
+        strategy == .adaptive || strategy == .swiftui ? PlanningCadence() : .everyFrame
     }
 
     package mutating func useAdaptiveSettings(_ settings: AdaptiveSettings) {
@@ -358,51 +359,51 @@ package struct StrategyDriver<Loader: StrategyLoader> {
                 requestedPages += 1
             }
         case .swiftui:
-            // Rows report appearing and disappearing; the prefetcher's machine
-            // decides when to settle, as `ScrollViewPrefetcher` does.
-            guard var window else { return }
-            var changed = false
+            // Rows report appearing and disappearing: where they say the list
+            // is goes to the coordinator as a scroll report (no velocity, no
+            // landing: the rows tell neither).
             let margin = rect.height * swiftUIAppearScreens
             let band = Rect(x: rect.minX, y: rect.minY - margin, width: rect.width, height: rect.height + 2 * margin)
-            let appeared =
-                margin > 0 ? layout.itemPaths(in: band).map { layout.flatIndex(of: $0) } : visible
+            let appeared = margin > 0 ? layout.itemPaths(in: band).map { layout.flatIndex(of: $0) } : visible
             let isAppeared = Set(appeared)
-            for item in appearedRows.sorted() where !isAppeared.contains(item) {
-                changed = window.disappeared(item) || changed
-            }
-            for item in appeared where !appearedRows.contains(item) { changed = window.appeared(item) || changed }
-            appearedRows = isAppeared
-            self.window = window
-            if changed, case .now = self.window!.timingAfterChange(at: time) { settleWindow(at: time, arranged: false) }
+            for item in appearance.rows where !isAppeared.contains(item) { appearance.row(item, isShown: false) }
+            for item in appeared { appearance.row(item, isShown: true) }
+            guard let top = appearance.offset(in: layout) else { return }
+            report(origin: Point(x: rect.minX, y: top), size: rect.size, target: nil, at: time)
         case .system, .texture, .nuke, .adaptive:
-            guard var coordinator else { return }
             // What the app tells its coordinator: every offset, and where a motion lands when it knows.
-            let target = landings?.offset(at: time)
-            let origin = rect.origin
-            let layout = self.layout
-            // The coordinator sees the view as the app has it: a sideways
-            // scenario's view is the transpose of the simulation's layout,
-            // which runs along the scroll.
-            let axis = scenario.axis
-            let sample: PrefetchCoordinatorCore.Sample = {
-                SampledLayout(layout: layout, band: axis.alongScroll($0)).alongScroll(axis)
-            }
-            let planned: PrefetchCoordinatorCore.Frame?
-            if let target, target != announcedTarget {
-                planned = coordinator.announced(
-                    target: axis.alongScroll(Point(x: origin.x, y: target)), velocity: nil,
-                    contentOffset: axis.alongScroll(origin), viewportSize: axis.alongScroll(rect.size), at: time,
-                    loadQueue: loader.loadQueue, contentSize: axis.alongScroll(layout.contentSize), sample: sample)
-            } else {
-                if target == nil, announcedTarget != nil { coordinator.motionEnded() }
-                planned = coordinator.scrolled(
-                    contentOffset: axis.alongScroll(origin), viewportSize: axis.alongScroll(rect.size), at: time,
-                    loadQueue: loader.loadQueue, contentSize: axis.alongScroll(layout.contentSize), sample: sample)
-            }
-            announcedTarget = target
-            self.coordinator = coordinator
-            if let planned { perform(planned.actions, at: time) }
+            report(origin: rect.origin, size: rect.size, target: landings?.offset(at: time), at: time)
         }
+    }
+
+    /// Reports the frame at `origin` (and a motion's landing, `target`) to
+    /// the coordinator, and performs what it plans.
+    mutating func report(origin: Point, size: Size, target: Double?, at time: Duration) {
+        guard var coordinator else { return }
+        let rect = Rect(origin: origin, size: size)
+        let layout = self.layout
+        // The coordinator sees the view as the app has it: a sideways
+        // scenario's view is the transpose of the simulation's layout,
+        // which runs along the scroll.
+        let axis = scenario.axis
+        let sample: PrefetchCoordinatorCore.Sample = {
+            SampledLayout(layout: layout, band: axis.alongScroll($0)).alongScroll(axis)
+        }
+        let planned: PrefetchCoordinatorCore.Frame?
+        if let target, target != announcedTarget {
+            planned = coordinator.announced(
+                target: axis.alongScroll(Point(x: origin.x, y: target)), velocity: nil,
+                contentOffset: axis.alongScroll(origin), viewportSize: axis.alongScroll(rect.size), at: time,
+                loadQueue: loader.loadQueue, contentSize: axis.alongScroll(layout.contentSize), sample: sample)
+        } else {
+            if target == nil, announcedTarget != nil { coordinator.motionEnded() }
+            planned = coordinator.scrolled(
+                contentOffset: axis.alongScroll(origin), viewportSize: axis.alongScroll(rect.size), at: time,
+                loadQueue: loader.loadQueue, contentSize: axis.alongScroll(layout.contentSize), sample: sample)
+        }
+        announcedTarget = target
+        self.coordinator = coordinator
+        if let planned { perform(planned.actions, at: time) }
     }
 
     /// Performs a coordinator's actions on the loader, in keys; an item
@@ -438,28 +439,6 @@ package struct StrategyDriver<Loader: StrategyLoader> {
         velocity * Double(itemCount) / max(layout.contentSize.height, 1)
     }
 
-    // MARK: The SwiftUI window
-
-    /// When the `swiftui` window wants to settle next, if it does.
-    package var nextSettleTime: Duration? { window?.scheduledSettleTime }
-
-    /// Settles the `swiftui` window at `time` — its arranged settle came due
-    /// (`arranged`), or a change asked to settle at once — and starts and
-    /// stops prefetches as it says.
-    package mutating func settleWindow(at time: Duration, arranged: Bool = true) {
-        guard var window else { return }
-        // What `ScrollViewPrefetcher` over a `Prefetcher` tells its window.
-        let queue = loader.loadQueue
-        let queuedLoadsPerSlot = Double(queue.pending) / Double(max(1, queue.maxConcurrentLoads))
-        let update =
-            arranged
-            ? window.settleArranged(at: time, queuedLoadsPerSlot: queuedLoadsPerSlot)
-            : window.settleNow(at: time, queuedLoadsPerSlot: queuedLoadsPerSlot)
-        self.window = window
-        for item in update.cancel { loader.stopPrefetching(item) }
-        for item in update.prefetch where !isReady(item) { loader.startPrefetching(item) }
-    }
-
     // MARK: Loads
 
     /// A load of `key` produced its data after `duration`: what a fetcher's
@@ -467,7 +446,6 @@ package struct StrategyDriver<Loader: StrategyLoader> {
     package mutating func loadFinished(key: Int, duration: Duration) {
         coordinator?.observeLoadDuration(duration)
         nested?.observeLoadDuration(duration)
-        window?.observeLoadDuration(duration)
         if pager != nil { pageLatency.record(duration) }
     }
 
