@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "LookaheadUIKit", targets: ["LookaheadUIKit"]),
         .library(name: "LookaheadSwiftUI", targets: ["LookaheadSwiftUI"]),
         .library(name: "LookaheadURLSession", targets: ["LookaheadURLSession"]),
+        .library(name: "LookaheadImages", targets: ["LookaheadImages"]),
         .executable(name: "lookahead", targets: ["lookahead"]),
     ],
     traits: [
@@ -57,6 +58,15 @@ let package = Package(
         .target(
             name: "LookaheadHeadless",
             dependencies: ["Lookahead"],
+            swiftSettings: strictSettings
+        ),
+        // Images for apps without an image library: bytes on disk, decoded off
+        // the main thread for the cell's size (ImageIO on Apple platforms),
+        // kept in memory by their decoded bytes; its own product, so that the
+        // core stays Foundation-free and image-free.
+        .target(
+            name: "LookaheadImages",
+            dependencies: ["Lookahead", "LookaheadUIKit"],
             swiftSettings: strictSettings
         ),
         // The URLSession loader apps use: Foundation stays out of the core.
@@ -162,7 +172,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LookaheadTests",
-            dependencies: ["Lookahead", "LookaheadHeadless", "LookaheadTestSupport"],
+            dependencies: ["Lookahead", "LookaheadHeadless", "LookaheadImages", "LookaheadTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

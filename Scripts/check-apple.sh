@@ -51,7 +51,8 @@ if [ "${1:-}" = "--self-test" ]; then
         local name=$1 expected=$2 script=$3
         local copy
         copy=$(mktemp -d)
-        cp -R "$root/Sources" "$root/Examples" "$root/Scripts" "$root/README.md" "$root/Package.swift" "$copy/"
+        cp -R "$root/Sources" "$root/Examples" "$root/Integrations" "$root/Scripts" "$root/README.md" \
+            "$root/Package.swift" "$copy/"
         (cd "$copy" && eval "$script")
         local log="$copy/check.log"
         if LOOKAHEAD_CHECK_ROOT="$copy" LOOKAHEAD_IOS_SDK="$sdk_dir" bash "$here/check-apple.sh" >"$log" 2>&1; then
@@ -76,6 +77,8 @@ if [ "${1:-}" = "--self-test" ]; then
         "sed -i '0,/requestDisplay(of:/s//requestDisplays(of:/' README.md"
     plant "a doc-comment snippet calling a method that does not exist" "AsyncFetcher.swift:[0-9]+:[0-9]+: error:" \
         "sed -i '0,/^\\(\\s*\\/\\/\\/.*\\)fetcher\\.value(for:/s//\\1fetcher.values(for:/' Sources/Lookahead/Fetching/AsyncFetcher.swift"
+    plant "an integration calling Nuke's API wrongly" "LookaheadNuke.swift:[0-9]+:[0-9]+: error:" \
+        "sed -i 's/task.priority = priority(\\$0)/task.priorities = priority(\\$0)/' Integrations/LookaheadNuke/LookaheadNuke.swift"
     plant "iOS 18 API used without @available (the deployment target is iOS 16)" "is only available in iOS 18" \
         "sed -i '0,/@available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, \*)/s///' Sources/LookaheadSwiftUI/View+LookaheadScrolling.swift"
     plant "a warning nobody accepted" "warning not accepted" \
@@ -136,7 +139,7 @@ check_module() {
 
 app_modules=(Lookahead)
 check_module Lookahead "${compat[@]}"
-for name in LookaheadUIKit LookaheadSwiftUI LookaheadURLSession; do
+for name in LookaheadUIKit LookaheadSwiftUI LookaheadURLSession LookaheadImages; do
     [ -d "Sources/$name" ] || continue
     extra=()
     [ "$name" = LookaheadSwiftUI ] && extra=("$ios18")
@@ -163,6 +166,43 @@ for tests in Examples/*/UITests/; do
         -module-name UITests "${files[@]}"
     echo "check-apple: ${tests%/} type-checks (${#files[@]} files)"
 done
+
+# Integrations with the image libraries apps already use, against their real
+# public API (../shared/third-party builds their interfaces for iOS).
+find_third_party() {
+    local candidates=("${LOOKAHEAD_THIRD_PARTY:-}" "$root/../shared/third-party" "$sdk_dir/../third-party")
+    for candidate in "${candidates[@]}"; do
+        if [ -n "$candidate" ] && [ -x "$candidate/setup" ]; then
+            (cd "$candidate" && pwd)
+            return
+        fi
+    done
+}
+third_party=$(find_third_party)
+if [ -n "$third_party" ] && [ -d Integrations ]; then
+    eval "$("$third_party/setup")"
+    for integration in Integrations/Lookahead*/; do
+        name=$(basename "$integration")
+        mapfile -t files < <(find "$integration" -maxdepth 1 -name '*.swift' | sort)
+        swiftc_checked "Integrations/$name (interface)" -emit-module -parse-as-library "${ios_flags[@]}" \
+            -I "$THIRD_PARTY_MODULES" -swift-version 6 -module-name "$name" \
+            -emit-module-path "$modules/$name.swiftmodule" "${files[@]}"
+        swiftc_checked "Integrations/$name" -typecheck -parse-as-library "${ios_flags[@]}" -I "$THIRD_PARTY_MODULES" \
+            -swift-version 6 -module-name "$name" "${files[@]}"
+        if [ -d "$integration/Example" ]; then
+            # As an app has it: the integration's file copied beside the app's.
+            mapfile -t example < <(sources_of "$integration/Example")
+            swiftc_checked "Integrations/$name/Example" -typecheck -parse-as-library "${ios_flags[@]}" \
+                -I "$THIRD_PARTY_MODULES" -swift-version 6 -module-name "${name}Example" "${files[@]}" "${example[@]}"
+        fi
+        echo "check-apple: Integrations/$name type-checks against the library's API"
+    done
+elif [ "${CI:-}" = true ] && [ -d Integrations ]; then
+    echo "check-apple: no ../shared/third-party here (or set LOOKAHEAD_THIRD_PARTY): CI type-checks the integrations" >&2
+    exit 1
+else
+    echo "check-apple: no ../shared/third-party (or no Integrations/) here: the integrations are not type-checked"
+fi
 
 # Names: every public type, unqualified, beside Apple's modules.
 python3 "$here/apple-check/generate.py" names "$graphs" "$work/Names.swift" "${app_modules[@]}"

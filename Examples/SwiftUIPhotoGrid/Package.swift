@@ -1,12 +1,12 @@
 // swift-tools-version: 6.2
 // A SwiftUI photo grid on Lookahead: one modifier on the scroll view, one
-// FetchedContent per cell, for iOS 16, 17 and 18. Not built by the package's
-// own `swift build`; see README.md.
+// FetchedContent per cell, real photos through the image path, for iOS 16,
+// 17 and 18. Not built by the package's own `swift build`; see README.md.
 import PackageDescription
 
 let package = Package(
     name: "SwiftUIPhotoGrid",
-    platforms: [.iOS(.v16), .macOS(.v13)],
+    platforms: [.iOS(.v16)],
     products: [.library(name: "SwiftUIPhotoGrid", targets: ["SwiftUIPhotoGrid"])],
     dependencies: [.package(path: "../..", traits: [])],
     targets: [
@@ -15,6 +15,8 @@ let package = Package(
             dependencies: [
                 .product(name: "Lookahead", package: "Lookahead"),
                 .product(name: "LookaheadSwiftUI", package: "Lookahead"),
+                .product(name: "LookaheadImages", package: "Lookahead"),
+                .product(name: "LookaheadURLSession", package: "Lookahead"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         )

@@ -4,6 +4,7 @@
 // that app (Scripts/check-apple.sh). A snippet's own declarations shadow these.
 
 public import Lookahead
+public import LookaheadImages
 public import UIKit
 public import SwiftUI
 
@@ -118,3 +119,9 @@ extension Thumbnail {
     /// A thumbnail decoded from PNG bytes.
     public init(png: [UInt8]) throws { self.init() }
 }
+
+// A photo grid's cell and the coordinator its images come through.
+public final class PhotoCell: UICollectionViewCell {
+    public let imageView = UIImageView()
+}
+@MainActor public var photos: PrefetchCoordinator<URL, DecodedImage<UIImage>>! = nil

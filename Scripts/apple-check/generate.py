@@ -100,7 +100,7 @@ def blocks(path):
 DOC_LINE = re.compile(r"^\s*/// ?(.*)$")
 PUBLIC = re.compile(r"\b(public|open)\b")
 APP_IMPORTS = ["Foundation", "UIKit", "SwiftUI", "Observation", "Lookahead", "LookaheadUIKit", "LookaheadSwiftUI",
-               "LookaheadURLSession"]
+               "LookaheadURLSession", "LookaheadImages"]
 
 
 def doc_comment_blocks(path):

@@ -50,6 +50,17 @@ extension SimulationReport {
                     "lower bound: \(bound.blankCellFrames) blank cell-frames no per-item strategy can go under "
                         + "(latency alone: \(bound.latencyBoundCellFrames))")
             }
+            let decoding = scenario.strategies.compactMap { result in result.decoding.map { (result.name, $0) } }
+            if !decoding.isEmpty {
+                // Whether the decode slots ever bound: how many decodes waited for one, and how long.
+                lines.append(
+                    "decodes waiting for a slot: "
+                        + decoding.map { name, stats in
+                            guard stats.waited > 0 else { return "\(name) 0 of \(stats.decodes)" }
+                            let waits = String(format: "p99 %.0f ms, max %.0f ms", stats.waitP99Ms, stats.waitMaxMs)
+                            return "\(name) \(stats.waited) of \(stats.decodes) (\(waits))"
+                        }.joined(separator: ", "))
+            }
             for finding in scenario.findings {
                 lines.append("finding: \(finding)")
             }

@@ -75,7 +75,7 @@ public final class DataPipeline<Key: Hashable & Sendable & CustomStringConvertib
     /// the priority of the value load it serves (and its changes), whether
     /// that is a prefetch, which attempt it is. The other parameters are
     /// those of the initializer whose `fetchData` takes the key alone.
-    public init(
+    public convenience init(
         diskCache: DiskCache,
         memoryCache: MemoryCache<Key, Value> = MemoryCache(),
         maxConcurrentLoads: Int = 6,
@@ -83,6 +83,26 @@ public final class DataPipeline<Key: Hashable & Sendable & CustomStringConvertib
         isTransient: @escaping @Sendable (any Error) -> Bool = isTransientByDefault,
         fetchData: @escaping @Sendable (Key, LoadContext) async throws -> [UInt8],
         decode: @escaping @Sendable (Key, [UInt8]) throws -> Value
+    ) {
+        self.init(
+            diskCache: diskCache, memoryCache: memoryCache, maxConcurrentLoads: maxConcurrentLoads,
+            retryPolicy: retryPolicy, isTransient: isTransient, fetchData: fetchData,
+            decodeInContext: { key, bytes, _ in try decode(key, bytes) })
+    }
+
+    /// Creates a pipeline whose decoding is asynchronous and learns the value
+    /// load's ``LoadContext`` (its priority, whether it is a prefetch): what
+    /// an image pipeline needs to decode off the cooperative pool, the most
+    /// urgent first. The other parameters are those of the initializers
+    /// whose `decode` is synchronous.
+    public init(
+        diskCache: DiskCache,
+        memoryCache: MemoryCache<Key, Value> = MemoryCache(),
+        maxConcurrentLoads: Int = 6,
+        retryPolicy: RetryPolicy = .default,
+        isTransient: @escaping @Sendable (any Error) -> Bool = isTransientByDefault,
+        fetchData: @escaping @Sendable (Key, LoadContext) async throws -> [UInt8],
+        decodeInContext decode: @escaping @Sendable (Key, [UInt8], LoadContext) async throws -> Value
     ) {
         let writeFailures = LockedValue(0)
         let disk = DiskWorkQueue(label: "Lookahead.DataPipeline.disk")
@@ -111,7 +131,7 @@ public final class DataPipeline<Key: Hashable & Sendable & CustomStringConvertib
         ) { key, context in
             // At the value load's priority, following it (a cell a fling carries away lowers it).
             let data = try await dataFetcher.value(for: key, following: context)
-            return try decode(key, data)
+            return try await decode(key, data, context)
         }
     }
 

@@ -35,6 +35,10 @@ import Lookahead
 ///    share it; this one stops a first screen of more than `C` slow items all
 ///    arriving at their earliest.
 ///
+/// 5. **Decoding.** Where the scenario decodes, the data is ready to show
+///    its service time after it is in, and the load holds its slot meanwhile
+///    (premises 1, 3 and 4 count it); waits for a decode slot are left out.
+///
 /// Choosing for each item the visible frame from which it is shown (or never)
 /// under 1–4 is an integer program; its linear relaxation (fractional choices)
 /// is a linear program whose optimum bounds the blank cell-frames from below.
@@ -208,6 +212,8 @@ struct LowerBoundProblem {
         let slots = Double(scenario.maxConcurrentLoads)
         slotCount = slots
         var earliestFirstByte = Double.infinity
+        // Premise 5: a decode after the data is in, its load holding its slot.
+        let decode = scenario.decoding.map { $0.serviceTime / .seconds(1) } ?? 0
         for item in visibility.itemsByFirstAppearance {
             let frames = visibility.frames[item]!
             // Premise 1: the failed attempts' latencies, then the first good one's.
@@ -257,19 +263,20 @@ struct LowerBoundProblem {
             earliestFirstByte = min(earliestFirstByte, firstByte, hedgedFirstByte ?? .infinity)
             // A nanosecond of slack: completions are rounded to the nearest one.
             func firstFeasible(firstByte: Double) -> Int {
-                let arrival = firstByte + transfer - 1e-9
+                let arrival = firstByte + transfer + decode - 1e-9
                 return unloadable ? frames.count : (frames.firstIndex { frameTimes[$0] >= arrival } ?? frames.count)
             }
             var model = Item(
                 id: item, frames: frames, firstFeasible: firstFeasible(firstByte: firstByte), linkTime: transfer,
-                slotTime: (slotLatency + transfer) / slots, hold: holdLatency + transfer)
+                slotTime: (slotLatency + transfer + decode) / slots, hold: holdLatency + transfer + decode)
             if let hedgedFirstByte {
                 // Kept unless attempt 0 alone is as early and as cheap: a hedge
                 // whose latency is shorter holds slots for less time even when it
                 // lands no earlier a frame.
                 let hedged = (
                     firstFeasible: firstFeasible(firstByte: hedgedFirstByte),
-                    slotTime: 2 * (hedgedFirstByte + transfer) / slots, hold: hedgedFirstByte + transfer
+                    slotTime: 2 * (hedgedFirstByte + transfer + decode) / slots,
+                    hold: hedgedFirstByte + transfer + decode
                 )
                 if hedged.firstFeasible < model.firstFeasible || hedged.slotTime < model.slotTime
                     || hedged.hold < model.hold

@@ -69,6 +69,9 @@ struct OracleTimeline {
         var release: Double
         /// When its data is in.
         var end: Double
+        /// When it is ready to show: decoded, where the scenario decodes
+        /// (its slot is held until then, as the load holds it).
+        var ready: Double
         var slot: Int
         /// The second slot a hedged load holds, and until when.
         var hedgeSlot: (index: Int, end: Double)?
@@ -91,6 +94,9 @@ struct OracleTimeline {
     let hasLink: Bool
     /// Whether the model hedges an item where that shows more of it.
     let hedges: Bool
+    /// A load's decode, after its data is in (the scenario's service time;
+    /// 0 without one). Decodes waiting for a slot are not modelled.
+    let decode: Double
 
     /// - Parameter hedging: whether a load may carry a hedge (attempt 1 sent
     ///   with attempt 0, on a second slot; the first to land wins and the
@@ -131,6 +137,7 @@ struct OracleTimeline {
         slots = scenario.maxConcurrentLoads
         hasLink = bitsPerSecond != nil
         hedges = hedging
+        decode = scenario.decoding.map { $0.serviceTime / .seconds(1) } ?? 0
     }
 
     /// The state before anything is released.
@@ -156,7 +163,7 @@ struct OracleTimeline {
         let (chosen, shown) = placement(of: model, in: state)
         guard shown >= max(1, minimumShown) else { return nil }
         if hasLink { state.linkFree = chosen.end }
-        state.slotEnds[chosen.slot] = chosen.end
+        state.slotEnds[chosen.slot] = chosen.ready
         if let hedgeSlot = chosen.hedgeSlot { state.slotEnds[hedgeSlot.index] = hedgeSlot.end }
         state.shown += shown
         return (chosen.release, chosen.hedgeSlot != nil)
@@ -166,12 +173,12 @@ struct OracleTimeline {
     /// hedged where that shows more.
     func placement(of model: Item, in state: State) -> (placement: Placement, shown: Int) {
         let alone = placement(of: model, in: state, hedged: false)!
-        let shown = cellFramesShown(model.frames, readyAt: alone.end)
+        let shown = cellFramesShown(model.frames, readyAt: alone.ready)
         // Nothing lands before a transfer that starts as the link frees up.
         guard model.hedge != nil, alone.end - model.transfer > state.linkFree + 1e-9 || !hasLink,
-            let hedged = placement(of: model, in: state, hedged: true), hedged.end < alone.end
+            let hedged = placement(of: model, in: state, hedged: true), hedged.ready < alone.ready
         else { return (alone, shown) }
-        let hedgedShown = cellFramesShown(model.frames, readyAt: hedged.end)
+        let hedgedShown = cellFramesShown(model.frames, readyAt: hedged.ready)
         return hedgedShown > shown ? (hedged, hedgedShown) : (alone, shown)
     }
 
@@ -196,16 +203,18 @@ struct OracleTimeline {
             release = max(release, state.slotEnds[other])
         }
         let end = hasLink ? max(release + latency, state.linkFree) + model.transfer : release + latency
+        let ready = end + decode
         guard let second, let hedge = model.hedge else {
-            return Placement(release: release, end: end, slot: slot, hedgeSlot: nil)
+            return Placement(release: release, end: end, ready: ready, slot: slot, hedgeSlot: nil)
         }
-        // The losing attempt: cancelled when the hedge lands, or failed before.
+        // The losing attempt: cancelled when the hedge's data is ready, or failed before.
         if hedge.firstFails {
             return Placement(
-                release: release, end: end, slot: slot, hedgeSlot: (second, min(end, release + hedge.firstLatency)))
+                release: release, end: end, ready: ready, slot: slot,
+                hedgeSlot: (second, min(ready, release + hedge.firstLatency)))
         }
         guard release + hedge.firstLatency >= end - 1e-9 else { return nil }
-        return Placement(release: release, end: end, slot: slot, hedgeSlot: (second, end))
+        return Placement(release: release, end: end, ready: ready, slot: slot, hedgeSlot: (second, ready))
     }
 
     /// The slot a load wanted at `time` takes: the one freed last by then

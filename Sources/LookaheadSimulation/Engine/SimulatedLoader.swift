@@ -27,11 +27,13 @@ struct SimulatedLoader: StrategyLoader {
     typealias Scheduler = FetchScheduler<Int, Int>
 
     /// A timer the simulator runs: the scheduler's retry of an item, the
-    /// pager's of a page, or an attempt's hedging threshold.
+    /// pager's of a page, an attempt's hedging threshold, or the end of a
+    /// transfer's decode.
     enum Timer {
         case load(Scheduler.LoadID)
         case page(PageRequest)
         case hedge(Scheduler.LoadID)
+        case decode(Int)
     }
 
     /// What a finished transfer means to the driver.
@@ -76,6 +78,8 @@ struct SimulatedLoader: StrategyLoader {
     /// How slow loads are hedged: the fetcher's own state machine
     /// (`SimulatedLoader+Hedging.swift`); `nil`: they are not.
     var hedging: Hedging?
+    /// The scenario's decode stage (`SimulatedLoader+Decoding.swift`); `nil`: none.
+    var decoding: Decoding?
 
     init(scenario: SimulationScenario, strategy: SimulationStrategy, keys: LoadKeys) {
         network = scenario.network
@@ -83,6 +87,7 @@ struct SimulatedLoader: StrategyLoader {
         maxConcurrentLoads = scenario.maxConcurrentLoads
         scheduler = Scheduler(maxConcurrentLoads: scenario.maxConcurrentLoads, retryPolicy: .default)
         transfers = TransferSimulator(bandwidth: scenario.network.bandwidth)
+        decoding = scenario.decoding.map(Decoding.init)
         if strategy.prefetchesThroughPrefetcher {
             group = scheduler.makeGroup(priority: .low, admissionLimit: 2)
         }
@@ -206,7 +211,7 @@ struct SimulatedLoader: StrategyLoader {
             case .cancel(let id, _):
                 // The request is torn down at once: the load ends now.
                 let transfer = Int(id.serial)
-                transfers.cancel(transfer, at: time)
+                if !cancelDecode(transfer) { transfers.cancel(transfer, at: time) }
                 loads[transfer] = nil
                 forgetAttempt(id, succeeded: false)
                 _ = scheduler.loadDidFail(id, isTransient: false)
@@ -249,8 +254,8 @@ struct SimulatedLoader: StrategyLoader {
             return .data(key: page.key, duration: time - page.start)
         }
         guard let load = loads.removeValue(forKey: transfer) else { return nil }
-        forgetAttempt(load.id, succeeded: !completion.failed)
         if completion.failed {
+            forgetAttempt(load.id, succeeded: false)
             failures[load.key, default: 0] += 1
             switch scheduler.loadDidFail(load.id, isTransient: true) {
             case .retry(let delay):
@@ -260,6 +265,16 @@ struct SimulatedLoader: StrategyLoader {
             }
             return nil
         }
+        guard decoding == nil else {
+            decode(transfer, of: load, at: time)
+            return nil
+        }
+        return delivered(load, at: time)
+    }
+
+    /// The load `load` succeeded at `time`, its data ready to show.
+    mutating func delivered(_ load: (id: Scheduler.LoadID, key: Int, start: Duration), at time: Duration) -> Outcome? {
+        forgetAttempt(load.id, succeeded: true)
         guard scheduler.loadDidSucceed(load.id) != nil else { return nil }
         if let timed = hedging?.recordDuration(time - load.start) {
             // The first threshold: the attempts that started without one are timed from now.

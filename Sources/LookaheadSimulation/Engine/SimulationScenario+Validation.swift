@@ -53,6 +53,14 @@ extension SimulationScenario {
             throw fail("the viewport's \(side) must be in (0, 100000] points, got \(value)")
         }
         if let problem = layoutProblem() { throw fail(problem) }
+        if let decoding {
+            guard (1...1_000).contains(decoding.slots) else {
+                throw fail("decoding slots must be in 1...1000, got \(decoding.slots)")
+            }
+            guard decoding.serviceTime > .zero && decoding.serviceTime <= .seconds(10) else {
+                throw fail("the decode service time must be in (0, 10] s, got \(decoding.serviceTime)")
+            }
+        }
         do {
             try Self.validate(network.latency)
         } catch {

@@ -27,6 +27,9 @@ public struct SimulationScenario: Sendable {
     /// view's along that axis); a horizontal scenario's coordinator is
     /// handed the view's own geometry — the transpose — as an app's is.
     public var axis: ScrollAxis = .vertical
+    /// The decode between a load's bytes arriving and its cell showing them
+    /// (an image's), or `nil` when the data needs none.
+    public var decoding: DecodeModel?
 
     /// Creates a scenario.
     ///
@@ -44,6 +47,20 @@ public struct SimulationScenario: Sendable {
         self.network = network
         self.maxConcurrentLoads = maxConcurrentLoads
         self.trace = trace
+    }
+
+    /// A decode stage: each load's data is decoded, `serviceTime` of one
+    /// core's work, at most `slots` at once, the most urgent load's first —
+    /// as `LookaheadImages`' decode queue does — and the load holds its
+    /// concurrency slot until its decode ends, as an image fetcher's does.
+    public struct DecodeModel: Sendable, Hashable {
+        public var serviceTime: Duration
+        public var slots: Int
+
+        public init(serviceTime: Duration, slots: Int) {
+            self.serviceTime = serviceTime
+            self.slots = slots
+        }
     }
 
     /// The layout, built for the viewport's width (a carousel feed as a

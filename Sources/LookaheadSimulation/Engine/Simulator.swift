@@ -4,7 +4,7 @@ import Lookahead
 /// strategy, and counts what a user would have seen.
 ///
 /// A discrete-event loop in virtual time: network completions, retry timers
-/// and the SwiftUI window's settles are processed in time order between
+/// and decodes' ends are processed in time order between
 /// frames; each frame shows the viewport at the trace's offset, counts
 /// visible and blank cells, asks for visible cells' data, and lets the
 /// strategy decide what to load ahead. The frames and the strategies are the
@@ -160,6 +160,7 @@ struct SimulationRun {
                 case .load(let id): driver.loader.scheduler.retryTimerFired(id)
                 case .page(let request): driver.pageRetryDue(request, at: timer.time)
                 case .hedge(let id): driver.loader.hedgeTimerFired(id, at: timer.time)
+                case .decode(let transfer): hear(driver.loader.decodeFinished(transfer, at: timer.time), at: timer.time)
                 }
                 driver.loader.drain(at: timer.time)
             } else if let release, release.time <= earliest {
@@ -180,7 +181,13 @@ struct SimulationRun {
     }
 
     mutating func complete(_ transfer: Int, at time: Duration) {
-        switch driver.loader.complete(transfer, at: time) {
+        hear(driver.loader.complete(transfer, at: time), at: time)
+        driver.loader.drain(at: time)
+    }
+
+    /// Tells the driver what a load's end means.
+    mutating func hear(_ outcome: SimulatedLoader.Outcome?, at time: Duration) {
+        switch outcome {
         case .data(let key, let duration):
             driver.loadFinished(key: key, duration: duration)
             driver.dataArrived(key: key, arrival: time, at: time)
@@ -189,7 +196,6 @@ struct SimulationRun {
         case nil:
             break
         }
-        driver.loader.drain(at: time)
     }
 
     /// What happens when the app starts, before the first frame: the driver's
@@ -216,8 +222,10 @@ struct SimulationRun {
     func result() -> StrategyResult {
         let loader = driver.loader
         let counts = loader.counts
-        return driver.metrics.result(
+        var result = driver.metrics.result(
             name: strategy.rawValue, requests: counts.requests, cancellations: counts.cancellations,
             bytes: loader.transfers.bytesTransferred, completedBytes: loader.bytes(ofKey:))
+        result.decoding = loader.decoding?.statistics
+        return result
     }
 }

@@ -46,6 +46,8 @@ public struct StrategyResult: Sendable, Codable, Hashable {
     /// For strategies that load pages: how long the user looked at the end of
     /// the loaded list, waiting for the next page (0 for the others).
     public var bottomWaitMs: Double
+    /// For scenarios with a decode stage: how the decodes went (absent otherwise).
+    public var decoding: DecodingStatistics? = nil
 }
 
 /// Wall-clock cost of running a strategy's decisions (not part of the JSON).

@@ -6,7 +6,7 @@
 // what a user would see and what the coordinator keeps, frame after frame.
 
 import Foundation
-public import Lookahead
+import Lookahead
 import LookaheadHeadless
 
 /// The coordinator soak: what it checks and what it found.
@@ -140,7 +140,11 @@ public enum CoordinatorSoak {
             // Now and then, what an app's data does to the list.
             let checksIdentity = frame % max(1, identityCheckEvery) == 0
             let onScreenBefore = checksIdentity ? visibleKeys(in: view) : []
-            loads.takeCancelled()
+            // What was loading for them, as the fetcher decided it: a load's
+            // cancellation handler runs whenever its task gets to it, frames later.
+            var runningBefore: [Int: UInt64] = [:]
+            for key in onScreenBefore { runningBefore[key] = fetcher.runningAttempt(of: key) }
+            let warningsBefore = report.memoryWarnings
             if random.next() % UInt64(changeEvery) == 0 {
                 var change = SoakDataChange(source: source, view: view, coordinator: coordinator)
                 change.make(using: &random, nextKey: &nextKey, report: &report)
@@ -159,8 +163,9 @@ public enum CoordinatorSoak {
 
             if checksIdentity {
                 checkIdentity(
-                    in: view, source: source, coordinator: coordinator, fetcher: fetcher, loads: loads,
-                    onScreenBefore: onScreenBefore, frame: frame, report: &report)
+                    in: view, source: source, coordinator: coordinator, fetcher: fetcher,
+                    runningBefore: report.memoryWarnings == warningsBefore ? runningBefore : [:], frame: frame,
+                    report: &report)
             }
             // What a user sees: no cell blank without a request that will fill it.
             for path in source.blankCellsWithoutRequest(in: view) {
@@ -226,7 +231,7 @@ public enum CoordinatorSoak {
     /// fetcher serves no request the coordinator does not hold.
     static func checkIdentity(
         in view: CollectionView, source: CoordinatedDataSource<String>, coordinator: PrefetchCoordinator<Int, String>,
-        fetcher: AsyncFetcher<Int, String>, loads: SoakLoads, onScreenBefore: Set<Int>, frame: Int,
+        fetcher: AsyncFetcher<Int, String>, runningBefore: [Int: UInt64], frame: Int,
         report: inout CoordinatorSoakReport
     ) {
         for path in view.indexPathsForVisibleItems {
@@ -252,7 +257,11 @@ public enum CoordinatorSoak {
             }
         }
         let onScreenAfter = visibleKeys(in: view)
-        for key in loads.takeCancelled() where onScreenBefore.contains(key) && onScreenAfter.contains(key) {
+        // A load running before the frame, for an item on screen throughout,
+        // either runs on as the same attempt or has left its value (a memory
+        // warning on the frame may drop that value: those frames are not checked).
+        for (key, attempt) in runningBefore.sorted(by: { $0.key < $1.key }) where onScreenAfter.contains(key) {
+            guard fetcher.runningAttempt(of: key) != attempt, fetcher.fetchedData(for: key) == nil else { continue }
             report.visibleLoadsRestarted += 1
             report.noteIdentityViolation("frame \(frame): the load of item \(key), on screen, was cancelled")
         }
@@ -279,8 +288,6 @@ final class SoakLoads: Sendable {
         var waiting: [Int: (key: Int, continuation: CheckedContinuation<String, any Error>)] = [:]
         var cancelledEarly: Set<Int> = []
         var nextID = 0
-        /// The keys of the loads cancelled since the run last asked.
-        var cancelledKeys: [Int] = []
     }
 
     private let state = LockedValue(State())
@@ -301,7 +308,6 @@ final class SoakLoads: Sendable {
             }
         } onCancel: {
             let waiting: (key: Int, continuation: CheckedContinuation<String, any Error>)? = state.withLock { state in
-                state.cancelledKeys.append(key)
                 if let waiting = state.waiting.removeValue(forKey: id) { return waiting }
                 state.cancelledEarly.insert(id)
                 return nil
@@ -325,15 +331,6 @@ final class SoakLoads: Sendable {
         random = randomness
         for waiting in picked { waiting.continuation.resume(returning: "item \(waiting.key)") }
         return picked.count
-    }
-
-    /// The keys of the loads cancelled since the last call.
-    @discardableResult
-    func takeCancelled() -> [Int] {
-        state.withLock { state in
-            defer { state.cancelledKeys.removeAll() }
-            return state.cancelledKeys
-        }
     }
 
     /// Lands every waiting load.

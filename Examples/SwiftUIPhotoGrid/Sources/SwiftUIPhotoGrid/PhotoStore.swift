@@ -1,30 +1,35 @@
-// The example's photos and their loader: a stand-in for an image API, with
-// a network's latency. Replace it with your client.
+// The example's photos and their pipeline: bytes from the feed server
+// (LOOKAHEAD_FEED_URL, by default `lookahead serve` on 127.0.0.1:8080), kept
+// on disk, decoded off the main thread for the cells' pixels.
 
+#if canImport(UIKit)
+import Foundation
 import Lookahead
+import LookaheadImages
+import LookaheadURLSession
+import UIKit
 
 /// One photo of the grid.
 public struct Photo: Identifiable, Hashable, Sendable {
     public let id: Int
 }
 
-/// A photo's pixels, as the example fakes them: a hue.
-public struct PhotoImage: Sendable {
-    public let hue: Double
-}
-
-/// Loads photos, ahead of the grid.
+/// The grid's photos, and the pipeline every cell and prefetch shares.
 @MainActor
 public final class PhotoStore {
     /// The photos, in grid order.
     public let photos = (0..<5_000).map(Photo.init(id:))
-    /// The loader every cell and prefetch shares.
-    public let fetcher = AsyncFetcher<Photo.ID, PhotoImage>(
-        maxConcurrentLoads: 6, hedging: .recommended, hedgesDueSoonAtOnce: false
-    ) { id in
-        try await Task.sleep(for: .milliseconds(150 + id % 300))
-        return PhotoImage(hue: Double(id % 360) / 360)
-    }
+    public let pipeline: ThumbnailPipeline<Photo.ID, UIImage>
 
-    public init() {}
+    public init() {
+        let server = URL(string: ProcessInfo.processInfo.environment["LOOKAHEAD_FEED_URL"] ?? "http://127.0.0.1:8080")!
+        let loader = URLSessionLoader()
+        pipeline = ThumbnailPipeline(
+            diskCache: try! DiskCache(directory: NSTemporaryDirectory() + "photo-grid"),
+            size: ThumbnailSize(width: 130, height: 130, scale: 3)
+        ) { id, context in
+            Array(try await loader.data(from: server.appending(path: "v0/image/\(id)"), context: context))
+        }
+    }
 }
+#endif
