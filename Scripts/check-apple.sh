@@ -78,7 +78,7 @@ if [ "${1:-}" = "--self-test" ]; then
     plant "a doc-comment snippet calling a method that does not exist" "AsyncFetcher.swift:[0-9]+:[0-9]+: error:" \
         "sed -i '0,/^\\(\\s*\\/\\/\\/.*\\)fetcher\\.value(for:/s//\\1fetcher.values(for:/' Sources/Lookahead/Fetching/AsyncFetcher.swift"
     plant "an integration calling Nuke's API wrongly" "LookaheadNuke.swift:[0-9]+:[0-9]+: error:" \
-        "sed -i 's/task.priority = priority(\\$0)/task.priorities = priority(\\$0)/' Integrations/LookaheadNuke/LookaheadNuke.swift"
+        "sed -i 's/task\\.priority = priority(/task.priorities = priority(/' Integrations/LookaheadNuke/LookaheadNuke.swift"
     plant "iOS 18 API used without @available (the deployment target is iOS 16)" "is only available in iOS 18" \
         "sed -i '0,/@available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, \*)/s///' Sources/LookaheadSwiftUI/View+LookaheadScrolling.swift"
     plant "a warning nobody accepted" "warning not accepted" \

@@ -23,6 +23,12 @@ struct ScenarioOverrideOptions: ParsableArguments {
     @Option(help: "Override the viewport, as WIDTHxHEIGHT in points (tune: for traces that do not record it).")
     var viewport: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Start the first screen's loads this many milliseconds before the view shows it (0...10000).",
+            discussion: "As an app calling prefetchFirstScreen on a tap's touch-down: every strategy and the bound."))
+    var startLead: Double?
+
     func validate() throws {
         if let concurrency {
             try OptionRange.check(
@@ -38,6 +44,7 @@ struct ScenarioOverrideOptions: ParsableArguments {
             if let problem { throw ValidationError(problem) }
         }
         if let bandwidth { try OptionRange.check(bandwidth, "--bandwidth", in: 1...10_000_000, "kbit/s") }
+        if let startLead { try OptionRange.check(startLead, "--start-lead", in: 0...10_000, "ms") }
         if let viewport, Self.parseViewport(viewport) == nil {
             throw ValidationError(
                 "--viewport takes WIDTHxHEIGHT, each above 0 and at most "
@@ -58,6 +65,7 @@ struct ScenarioOverrideOptions: ParsableArguments {
         if let (median, p99) = latencies { scenario.network.latency = .logNormal(median: median, p99: p99) }
         if let bandwidth { scenario.network.bandwidth = .bitsPerSecond(bandwidth * 1_000) }
         if let viewport, let size = Self.parseViewport(viewport) { scenario.viewport = size }
+        if let startLead { scenario.startLead = .microseconds(Int64(startLead * 1_000)) }
     }
 
     /// `WIDTHxHEIGHT` within the simulator's viewport limits, or `nil`.

@@ -180,6 +180,31 @@ public final class AsyncFetcher<Key: Hashable & Sendable, Value: Sendable>: Send
         fetchAsync(key, priority: priority, deadline: deadline, completion: nil)
     }
 
+    /// Starts the loads of a screen about to appear, before its view exists —
+    /// on a tap's touch-down, or as a navigation transition begins — so that
+    /// its first frame finds them under way: each key is prefetched at
+    /// `.high`, due now. The cells that show them join these loads (one load
+    /// per key); nothing needs handing over.
+    ///
+    /// Pass only what the first screen shows (a few dozen keys at most): a
+    /// key it does not show still loads, at `.high`, until the returned
+    /// handles are cancelled.
+    ///
+    /// ```swift
+    /// let fetcher = AsyncFetcher<Int, String>(maxConcurrentLoads: 6) { id in "item \(id)" }
+    /// // The tap went down on a row that opens a list of items 0..<12.
+    /// let firstScreen = fetcher.prefetchFirstScreen(0..<12)
+    /// // If the screen is not shown after all:
+    /// firstScreen.forEach { $0.cancel() }
+    /// ```
+    ///
+    /// - Returns: a handle per key, in order; cancelling one withdraws only it.
+    /// - Complexity: O(keys).
+    @discardableResult
+    public func prefetchFirstScreen(_ keys: some Sequence<Key>) -> [FetchTask] {
+        keys.map { fetchAsync($0, priority: .high, deadline: .zero, completion: nil) }
+    }
+
     /// A request whose `completion` runs off any lock, on an arbitrary
     /// thread (the simulator's, the tests' and the torture's): apps ask
     /// with ``prefetch(_:priority:deadline:)`` or

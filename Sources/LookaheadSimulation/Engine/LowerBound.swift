@@ -39,6 +39,11 @@ import Lookahead
 ///    its service time after it is in, and the load holds its slot meanwhile
 ///    (premises 1, 3 and 4 count it); waits for a decode slot are left out.
 ///
+/// With a start lead (``SimulationScenario/startLead``), the first frame's
+/// items may start loading that long before it, the others when it shows:
+/// every time above counts from the lead's start, and an item not on the
+/// first frame arrives no earlier than the lead plus its premise-1 time.
+///
 /// Choosing for each item the visible frame from which it is shown (or never)
 /// under 1–4 is an integer program; its linear relaxation (fractional choices)
 /// is a linear program whose optimum bounds the blank cell-frames from below.
@@ -196,6 +201,9 @@ struct LowerBoundProblem {
     /// The instants of premise 4: frame times up to the longest hold.
     var instantCount = 0
     var frameSeconds = 0.0
+    /// How long before the first frame loads may start (the scenario's
+    /// start lead): times count from then, so frame `i` is at `lead + i · frame`.
+    var leadSeconds = 0.0
     /// The concurrency limit `C`.
     var slotCount = 1.0
     var visibleCellFrames = 0
@@ -205,7 +213,8 @@ struct LowerBoundProblem {
         let visibility = ScenarioVisibility(scenario: scenario)
         visibleCellFrames = visibility.visibleCellFrames
         frameSeconds = visibility.frameDuration / .seconds(1)
-        frameTimes = (0..<visibility.frameCount).map { Double($0) * frameSeconds }
+        leadSeconds = scenario.startLead / .seconds(1)
+        frameTimes = (0..<visibility.frameCount).map { leadSeconds + Double($0) * frameSeconds }
         let network = scenario.network
         var bytesPerSecond: Double?
         if case .bitsPerSecond(let bits) = network.bandwidth { bytesPerSecond = bits / 8 }
@@ -216,6 +225,8 @@ struct LowerBoundProblem {
         let decode = scenario.decoding.map { $0.serviceTime / .seconds(1) } ?? 0
         for item in visibility.itemsByFirstAppearance {
             let frames = visibility.frames[item]!
+            // Only the first screen's loads start before the view shows it.
+            let start = frames.first == 0 ? 0 : leadSeconds
             // Premise 1: the failed attempts' latencies, then the first good one's.
             var chain = Duration.zero
             var attempt = 0
@@ -260,10 +271,10 @@ struct LowerBoundProblem {
                     slotLatency = min(slotLatency, hedgedSlot)
                 }
             }
-            earliestFirstByte = min(earliestFirstByte, firstByte, hedgedFirstByte ?? .infinity)
+            earliestFirstByte = min(earliestFirstByte, start + min(firstByte, hedgedFirstByte ?? .infinity))
             // A nanosecond of slack: completions are rounded to the nearest one.
             func firstFeasible(firstByte: Double) -> Int {
-                let arrival = firstByte + transfer + decode - 1e-9
+                let arrival = start + firstByte + transfer + decode - 1e-9
                 return unloadable ? frames.count : (frames.firstIndex { frameTimes[$0] >= arrival } ?? frames.count)
             }
             var model = Item(
@@ -290,7 +301,8 @@ struct LowerBoundProblem {
         linkCapacity = frameTimes.map { bytesPerSecond == nil ? .infinity : max(0, $0 - earliestFirstByte) }
         slotCapacity = frameTimes
         let longestHold = items.reduce(0) { max($0, $1.hold, $1.hedged?.hold ?? 0) }
-        instantCount = min(frameTimes.count, Int((longestHold / frameSeconds).rounded(.down)) + 1)
+        let lastInstant = Int(((longestHold - leadSeconds) / frameSeconds).rounded(.down))
+        instantCount = max(0, min(frameTimes.count, lastInstant + 1))
     }
 
     /// The instants (indices into the frame times) at which an attempt
@@ -300,8 +312,8 @@ struct LowerBoundProblem {
     func instants(hold: Double, frame: Int) -> Range<Int> {
         let hold = hold - 1e-6
         guard hold > 0 else { return 0..<0 }
-        let low = max(0, Int(((frameTimes[frame] - hold) / frameSeconds).rounded(.up)))
-        let high = min(instantCount - 1, Int((hold / frameSeconds).rounded(.down)))
+        let low = max(0, Int(((frameTimes[frame] - hold - leadSeconds) / frameSeconds).rounded(.up)))
+        let high = min(instantCount - 1, Int(((hold - leadSeconds) / frameSeconds).rounded(.down)))
         return low <= high ? low..<(high + 1) : 0..<0
     }
 

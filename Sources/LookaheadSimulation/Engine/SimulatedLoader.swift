@@ -86,7 +86,7 @@ struct SimulatedLoader: StrategyLoader {
         self.keys = keys
         maxConcurrentLoads = scenario.maxConcurrentLoads
         scheduler = Scheduler(maxConcurrentLoads: scenario.maxConcurrentLoads, retryPolicy: .default)
-        transfers = TransferSimulator(bandwidth: scenario.network.bandwidth)
+        transfers = TransferSimulator(bandwidth: scenario.network.bandwidth, start: .zero - scenario.startLead)
         decoding = scenario.decoding.map(Decoding.init)
         if strategy.prefetchesThroughPrefetcher {
             group = scheduler.makeGroup(priority: .low, admissionLimit: 2)
@@ -102,6 +102,11 @@ struct SimulatedLoader: StrategyLoader {
     mutating func prefetch(_ key: Int) {
         let interest = scheduler.addInterest(in: key, priority: .normal, payload: nil)
         if let replaced = prefetchInterests.updateValue(interest, forKey: key) { scheduler.withdraw(replaced) }
+    }
+
+    mutating func prefetchFirstScreen(_ item: Int) {
+        // Kept by nobody: like the app's handles, it lasts until its load ends.
+        _ = scheduler.addInterest(in: item, priority: .high, payload: nil)
     }
 
     mutating func perform(_ actions: CoordinatorCore<Int>.Actions, at time: Duration) {

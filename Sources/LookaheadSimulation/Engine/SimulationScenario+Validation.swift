@@ -18,6 +18,8 @@ extension SimulationScenario {
     public static let maximumLatency = Duration.seconds(600)
     /// The largest p99 / median latency ratio.
     public static let maximumLatencyRatio = 1_000.0
+    /// The longest start lead: the first screen's loads may start 10 s before it shows.
+    public static let maximumStartLead = Duration.seconds(10)
     /// The largest viewport side, in points.
     public static let maximumViewportSide = 100_000.0
 
@@ -60,6 +62,9 @@ extension SimulationScenario {
             guard decoding.serviceTime > .zero && decoding.serviceTime <= .seconds(10) else {
                 throw fail("the decode service time must be in (0, 10] s, got \(decoding.serviceTime)")
             }
+        }
+        guard startLead >= .zero && startLead <= Self.maximumStartLead else {
+            throw fail("the start lead must be in [0, 10] s, got \(startLead)")
         }
         do {
             try Self.validate(network.latency)

@@ -30,6 +30,12 @@ public struct SimulationScenario: Sendable {
     /// The decode between a load's bytes arriving and its cell showing them
     /// (an image's), or `nil` when the data needs none.
     public var decoding: DecodeModel?
+    /// How long before the view shows its first frame the app starts the
+    /// first screen's loads (`AsyncFetcher.prefetchFirstScreen(_:)` on a
+    /// tap's touch-down, say): every strategy asks for the first frame's
+    /// items — or its first page — that long before, and the lower bound
+    /// lets those items' loads start then. Zero: loads start with the view.
+    public var startLead: Duration = .zero
 
     /// Creates a scenario.
     ///

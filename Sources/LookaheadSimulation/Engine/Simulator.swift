@@ -201,7 +201,13 @@ struct SimulationRun {
     /// What happens when the app starts, before the first frame: the driver's
     /// start, and the oracle's first releases.
     mutating func begin() {
-        driver.begin()
+        let lead = scenario.startLead
+        if lead > .zero {
+            driver.beginFirstScreen()
+            driver.loader.drain(at: .zero - lead)
+            processEvents(until: .zero)
+        }
+        if !(lead > .zero && strategy.loadsPages) { driver.begin() }
         if strategy == .oracle {
             releases = OracleSchedule(scenario: scenario, plan: oraclePlan).releases(
                 relaxationShownFrom: relaxationShownFrom)

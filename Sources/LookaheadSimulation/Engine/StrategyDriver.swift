@@ -213,6 +213,17 @@ package struct StrategyDriver<Loader: StrategyLoader> {
         }
     }
 
+    /// Before the view exists (``SimulationScenario/startLead``): the app
+    /// starts its first screen's loads — the first frame's items, or the
+    /// first page for the strategies that load pages.
+    package mutating func beginFirstScreen() {
+        if strategy.loadsPages {
+            begin()
+            return
+        }
+        for item in visibility.frame(at: .zero).items { loader.prefetchFirstScreen(item) }
+    }
+
     /// Whether `item`'s data is ready, learning from the loader's cache.
     mutating func isReady(_ item: Int) -> Bool {
         if metrics.ready[item] { return true }

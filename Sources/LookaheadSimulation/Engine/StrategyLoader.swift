@@ -23,6 +23,9 @@ package protocol StrategyLoader {
     /// Asks for `key` ahead of time, at `.normal` priority (`all`, `batch`,
     /// the oracle's releases).
     mutating func prefetch(_ key: Int)
+    /// Asks for a first-screen `item` before the view exists, at `.high`,
+    /// as `AsyncFetcher.prefetchFirstScreen(_:)` does; never withdrawn.
+    mutating func prefetchFirstScreen(_ item: Int)
     /// Performs a coordinator frame's actions (``CoordinatorCore/Actions``,
     /// in keys) as the coordinators perform theirs on a fetcher: consumed
     /// prefetches step down to `.low`, withdrawn ones are withdrawn by their
@@ -63,4 +66,7 @@ package protocol StrategyLoader {
 extension StrategyLoader {
     /// Nothing to do: the real replay's `AsyncFetcher` is made with its hedging.
     package mutating func hedge(like hedging: FetchHedging, dueSoonAtOnce: Bool) {}
+
+    /// A loader that has no lead asks when the view does (the real replay).
+    package mutating func prefetchFirstScreen(_ item: Int) { prefetch(item) }
 }

@@ -63,10 +63,12 @@ public struct TransferSimulator: Sendable {
     /// Bytes received by loads that have ended (completed or cancelled).
     private var endedBytes = 0
 
-    /// Creates an idle link at time zero.
+    /// Creates an idle link at `start` (before zero when loads start ahead
+    /// of the first frame).
     ///
     /// - Precondition: a limited bandwidth is positive and finite.
-    public init(bandwidth: NetworkModel.Bandwidth) {
+    public init(bandwidth: NetworkModel.Bandwidth, start: Duration = .zero) {
+        nowNanoseconds = NetworkModel.nanoseconds(start)
         switch bandwidth {
         case .unlimited:
             bitsPerSecond = nil
@@ -283,7 +285,8 @@ public struct TransferSimulator: Sendable {
         // remaining · 8 bits · sharers / (bits per second) seconds, in nanoseconds;
         // multiplied first so that hand-computable cases stay exact.
         let nanoseconds = (load.remaining * (8e9 * Double(sharers)) / bitsPerSecond).rounded()
-        guard nanoseconds < Double(Int64.max - nowNanoseconds) else { return .max }
+        // (In doubles: `now` is negative when loads start ahead of the first frame.)
+        guard nanoseconds < Double(Int64.max) - Double(nowNanoseconds) else { return .max }
         return nowNanoseconds + Int64(nanoseconds)
     }
 
