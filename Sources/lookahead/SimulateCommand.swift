@@ -54,6 +54,14 @@ struct SimulateCommand: AsyncParsableCommand {
             """)
     var uikitBracket = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Also run the causal reference with this many sampled futures per plan (1...1000; slow: 32 is a good start).",
+            discussion:
+                "A planner that knows the gesture model but not the trace: adaptive / causal says what is policy."
+        ))
+    var causal: Int?
+
     @Flag(help: "Replay in real time against the feed server (defaults: --scenario feed, --duration 20).")
     var real = false
 
@@ -69,6 +77,7 @@ struct SimulateCommand: AsyncParsableCommand {
     /// Checks every option against its range (see ``OptionRange``), before
     /// anything is built from them.
     func validate() throws {
+        if let causal { try OptionRange.check(causal, "--causal", in: 1...1_000, "futures per plan") }
         let known = SimulationScenario.builtInNames + SimulationScenario.extraNames
         for name in scenarioNames where !known.contains(name) {
             throw ValidationError("unknown scenario '\(name)'; choose from \(known.joined(separator: ", "))")
@@ -149,9 +158,10 @@ struct SimulateCommand: AsyncParsableCommand {
             try runUIKitBracket()
             return
         }
-        let suite = SimulationSuite(
+        var suite = SimulationSuite(
             seed: seed, scenarios: try makeValidatedScenarios(),
             strategies: strategies.isEmpty ? SimulationStrategy.allCases : strategies)
+        suite.causalReferenceSamples = causal
         let progress = ProgressBar(total: suite.runCount)
         var engineTimes: [String: Duration] = [:]
         let (report, timelines) = suite.run(keepingTimelines: output.htmlReport != nil) { step in

@@ -50,6 +50,17 @@ extension SimulationReport {
                     "lower bound: \(bound.blankCellFrames) blank cell-frames no per-item strategy can go under "
                         + "(latency alone: \(bound.latencyBoundCellFrames))")
             }
+            if let causal = scenario.causalReference {
+                let adaptive = scenario.strategies.first { $0.name == SimulationStrategy.adaptive.rawValue }
+                let ratio = adaptive.map {
+                    String(
+                        format: "; adaptive / causal %.2f×",
+                        Double($0.blankCellFrames) / Double(max(1, causal.blankCellFrames)))
+                }
+                lines.append(
+                    "causal reference: \(causal.blankCellFrames) blank cell-frames, \(causal.wastedLoads) wasted loads "
+                        + "(plans against futures drawn from the gesture model\(ratio ?? ""))")
+            }
             let decoding = scenario.strategies.compactMap { result in result.decoding.map { (result.name, $0) } }
             if !decoding.isEmpty {
                 // Whether the decode slots ever bound: how many decodes waited for one, and how long.

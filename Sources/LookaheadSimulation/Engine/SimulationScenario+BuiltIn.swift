@@ -51,10 +51,12 @@ extension SimulationScenario {
             case "jump": (style, length) = (.jumping, .seconds(90))
             default: (style, length) = (.reading, .seconds(120))
             }
-            return SimulationScenario(
+            var scenario = SimulationScenario(
                 name: name, layout: .list(rowHeights: rows), viewport: viewport,
                 network: name == "slow-network" ? .slowNetwork(seed: seed) : .feed(seed: seed),
                 maxConcurrentLoads: 6, trace: trace(style, length, contentHeight: height))
+            scenario.gestures = style
+            return scenario
         case "photos":
             let layout = SimulationScenario.Layout.grid(columns: 4, itemCount: 100_000, spacing: 2, aspectRatio: 1)
             let probe = UniformGridLayout(
@@ -63,6 +65,7 @@ extension SimulationScenario {
                 name: name, layout: layout, viewport: viewport, network: .photos(seed: seed), maxConcurrentLoads: 6,
                 trace: trace(.photos, .seconds(60), contentHeight: probe.contentSize.height))
             photos.decoding = .photoThumbnails
+            photos.gestures = .photos
             return photos
         case "photos-sideways":
             guard var photos = builtIn(named: "photos", seed: seed, duration: duration) else { return nil }

@@ -36,6 +36,10 @@ public struct SimulationScenario: Sendable {
     /// items — or its first page — that long before, and the lower bound
     /// lets those items' loads start then. Zero: loads start with the view.
     public var startLead: Duration = .zero
+    /// The gestures the trace was drawn from (a built-in scenario's
+    /// generator style), or `nil` for a recorded trace: what the causal
+    /// reference knows of how users scroll (``Simulator/runCausalReference(samples:)``).
+    public var gestures: ScrollTraceGenerator.Style?
 
     /// Creates a scenario.
     ///

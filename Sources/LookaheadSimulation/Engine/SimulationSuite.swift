@@ -3,6 +3,9 @@ public struct SimulationSuite: Sendable {
     public var seed: UInt64
     public var scenarios: [SimulationScenario]
     public var strategies: [SimulationStrategy]
+    /// Futures per plan for the causal reference, run beside the strategies
+    /// on every scenario with a gesture model; `nil`: not run (it is slow).
+    public var causalReferenceSamples: Int?
 
     public init(seed: UInt64, scenarios: [SimulationScenario], strategies: [SimulationStrategy]) {
         self.seed = seed
@@ -59,7 +62,14 @@ public struct SimulationSuite: Sendable {
                         completed: completed, total: total, scenario: scenario.name, strategy: strategy, timing: timing)
                 )
             }
-            report.scenarios.append(SimulationReport.Scenario(scenario: scenario, strategies: results))
+            var reported = SimulationReport.Scenario(scenario: scenario, strategies: results)
+            if let samples = causalReferenceSamples, let causal = simulator.runCausalReference(samples: samples) {
+                reported.causalReference = causal
+                if let bound = reported.lowerBound {
+                    reported.findings += SimulationReport.Scenario.findings(for: [causal], lowerBound: bound)
+                }
+            }
+            report.scenarios.append(reported)
             if keepingTimelines {
                 let strands = zip(results, readyTimes).map { ($0.name, $1, $0.blankCellFrames) }
                 timelines.append(ReplayTimeline(scenario: scenario, strategies: strands))

@@ -75,6 +75,25 @@ public struct Simulator: Sendable {
         return Self.drive(&run).result
     }
 
+    /// Runs the causal reference (``CausalReferencePolicy``): `adaptive`'s
+    /// coordinator, hedging and announced landings, its window planned
+    /// against `samples` futures per plan drawn from the scenario's gesture
+    /// model on a random stream of its own. `nil` where there is no model
+    /// (a recorded trace), on a feed of carousels and on a sideways view.
+    public func runCausalReference(samples: Int = 32) -> StrategyResult? {
+        guard let style = scenario.gestures, scenario.axis == .vertical else { return nil }
+        if case .carousels = scenario.layout { return nil }
+        var run = SimulationRun(scenario: scenario, strategy: .adaptive)
+        let maxOffset = max(0, run.driver.layout.contentSize.height - scenario.viewport.height)
+        let policy = CausalReferencePolicy(
+            style: style, maxOffset: maxOffset, frameRate: scenario.frameRate, samples: samples, seed: 0x5EED)
+        run.driver.usePolicy(.custom(policy))
+        run.driver.datesPrefetches = true
+        var result = Self.drive(&run).result
+        result.name = "causal"
+        return result
+    }
+
     /// ``run(adaptive:)``, also keeping when each item's data landed.
     func runRecorded(adaptive settings: AdaptiveSettings) -> (result: StrategyResult, readyTimes: [Int: Duration]) {
         var scenario = scenario

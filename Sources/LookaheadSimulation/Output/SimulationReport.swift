@@ -11,6 +11,10 @@ public struct SimulationReport: Sendable, Codable, Hashable {
         public var findings: [String]
         /// Blank cell-frames no per-item strategy can go under (see ``LowerBound``).
         public var lowerBound: LowerBound?
+        /// The causal reference's run, when asked for (`simulate --causal`):
+        /// what planning against sampled futures of the gesture model leaves
+        /// (``Simulator/runCausalReference(samples:)``).
+        public var causalReference: StrategyResult?
 
         public init(
             name: String, strategies: [StrategyResult], findings: [String] = [], lowerBound: LowerBound? = nil
@@ -51,7 +55,8 @@ extension SimulationReport.Scenario {
         var findings: [String] = []
         if let lowerBound {
             for result in results where result.blankCellFrames < lowerBound.blankCellFrames {
-                guard let strategy = SimulationStrategy(rawValue: result.name), !strategy.loadsPages else { continue }
+                // Pages carry many items a request: outside the bound's premises.
+                if let strategy = SimulationStrategy(rawValue: result.name), strategy.loadsPages { continue }
                 findings.append(
                     "\(result.name) goes under the lower bound: \(result.blankCellFrames) blank cell-frames "
                         + "against \(lowerBound.blankCellFrames) (a bug in the bound or the simulator)")

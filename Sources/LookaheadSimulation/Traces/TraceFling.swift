@@ -40,6 +40,12 @@ struct TraceFling: Hashable, Sendable {
         velocity * decelerationRate / (1 - decelerationRate) / 1000
     }
 
+    /// The release velocity of a fling that travels `distance` (signed),
+    /// the inverse of ``distance(afterMilliseconds:)`` at rest.
+    static func velocity(travelling distance: Double) -> Double {
+        distance * 1_000 * -log(decelerationRate)
+    }
+
     /// The velocity `milliseconds` after the release.
     func velocity(afterMilliseconds milliseconds: Double) -> Double {
         velocity * pow(Self.decelerationRate, milliseconds)

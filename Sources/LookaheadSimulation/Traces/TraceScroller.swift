@@ -71,6 +71,24 @@ struct TraceScroller {
         }
     }
 
+    /// Goes on from what an app can observe of a scroll: at `offset`, a
+    /// fling released at `velocity` from there if it moves (a drag's end is
+    /// taken for one) or the fling that comes to rest at `target` when the
+    /// app was told it, between gestures if it rests, heading as it last moved.
+    /// The causal reference's futures start here (``CausalReferencePolicy``).
+    init(
+        parameters: TraceGestureParameters, maxOffset: Double, frameRate: Double, offset: Double, velocity: Double,
+        target: Double? = nil, heading: Double, using random: inout TraceRandom
+    ) {
+        self.init(parameters: parameters, maxOffset: maxOffset, frameRate: frameRate, using: &random)
+        self.offset = min(max(offset, 0), maxOffset)
+        self.heading = heading < 0 ? -1 : 1
+        let velocity = target.map { TraceFling.velocity(travelling: $0 - self.offset) } ?? velocity
+        if abs(velocity) >= TraceFling.stopSpeed {
+            motion = .fling(TraceFling(velocity: velocity), start: self.offset, frame: 0)
+        }
+    }
+
     /// Whether no gesture is in progress (the next frame starts one).
     var isIdle: Bool {
         if case .idle = motion { return true }
