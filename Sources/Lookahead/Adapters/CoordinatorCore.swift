@@ -328,6 +328,31 @@ package struct CoordinatorCore<Path: Hashable & Comparable & Sendable>: Sendable
         return actions
     }
 
+    /// Cell `id` asked for another item: its request, let go of, goes stale —
+    /// lowered, withdrawn at the next planned frame unless its driver
+    /// withdraws it first (another cell asked for its item, or none did
+    /// by the end of the layout pass).
+    package mutating func displayLetGo(_ id: DisplayRequestID) -> Actions {
+        var actions = Actions()
+        guard displays[id] != nil else { return actions }
+        prepared.remove(id)
+        departed.remove(id)
+        stale.insert(id)
+        lower(id, into: &actions)
+        return actions
+    }
+
+    /// The display requests `ids` are to be withdrawn (those still recorded
+    /// are named in the actions and forgotten).
+    package mutating func withdrawDisplays(_ ids: [DisplayRequestID]) -> Actions {
+        var actions = Actions()
+        for id in ids where displays[id] != nil {
+            actions.withdrawDisplay.append(id)
+            forget(id)
+        }
+        return actions
+    }
+
     /// The display request `id` ended (withdrawn, or answered): no longer ranked.
     package mutating func displayEnded(_ id: DisplayRequestID) {
         forget(id)

@@ -8,9 +8,12 @@
 ///
 /// A cell that asks again for the key it already waits for keeps its
 /// request (its load goes on; the new completion replaces the old one);
-/// one that asks for another key — a reused cell — withdraws its old request
-/// after making the new one. Nothing another cell does, at whatever path,
-/// touches a cell's request. A request forgets itself when its completion runs.
+/// one that asks for another key — a reused cell — lets go of its old
+/// request: silenced, kept until another cell asks for that key (a reload
+/// hands cells their items in no promised order, so the cell that shows the
+/// item now may ask after the one that showed it) or, unclaimed, until the
+/// main actor's current turn — UIKit's layout pass — is over. Nothing another cell does, at whatever path, touches a cell's
+/// request. A request forgets itself when its completion runs.
 @MainActor
 final class DisplayRequestTable<Key: Hashable & Sendable, Value: Sendable> {
     private struct Entry {
@@ -30,9 +33,15 @@ final class DisplayRequestTable<Key: Hashable & Sendable, Value: Sendable> {
 
     private var entries: [DisplayRequestID: Entry] = [:]
     private var idOfOwner: [ObjectIdentifier: DisplayRequestID] = [:]
+    /// The requests cells let go of, by key: withdrawn once a cell asks for the key.
+    private var letGo: [Key: Set<DisplayRequestID>] = [:]
     private var nextID = 0
-    /// Told the request that was answered (not withdrawn nor replaced).
+    /// Told the request that was answered (not withdrawn nor let go of).
     var onEnded: ((DisplayRequestID) -> Void)?
+    /// Told, once the turn that let them go is over, the requests let go of
+    /// that no cell claimed: the driver withdraws them.
+    var onUnclaimed: (([DisplayRequestID]) -> Void)?
+    private var flushesLetGo = false
 
     // The coordinator went away: nobody is left to show what its cells asked for.
     deinit {
@@ -48,9 +57,12 @@ final class DisplayRequestTable<Key: Hashable & Sendable, Value: Sendable> {
         /// Whether the cell was already waiting for this key: its request
         /// goes on, at the new priority.
         var isKept: Bool
-        /// The cell's earlier request for another key, replaced: ended, its
-        /// id for the core to forget.
-        var replaced: DisplayRequestID?
+        /// The cell's earlier request for another key, let go of: silenced,
+        /// left for the driver to withdraw with its next frame.
+        var letGo: DisplayRequestID?
+        /// Requests other cells had let go of for this key, withdrawn now
+        /// that this one holds its load: ids for the core to forget.
+        var claimed: [DisplayRequestID] = []
         /// The id `priority` was asked with: the core's record of it ends
         /// at once if the request was answered from the cache (`id` nil).
         var asked: DisplayRequestID?
@@ -71,11 +83,11 @@ final class DisplayRequestTable<Key: Hashable & Sendable, Value: Sendable> {
             entry.completion.call = completion
             let priority = priority(earlier)
             if entry.request.priority != priority { entry.request.priority = priority }
-            return Outcome(request: entry.request, id: earlier, isKept: true, replaced: nil)
+            return Outcome(request: entry.request, id: earlier, isKept: true)
         }
-        // The new request first, then the old one goes: a load both share
-        // (the same key asked again after an update) is never stopped between.
-        var outcome = Outcome(request: nil, id: nil, isKept: false, replaced: nil)
+        // The new request first, then those let go of for its key go: a load
+        // both share is never stopped between.
+        var outcome = Outcome(request: nil, id: nil, isKept: false)
         if let key {
             nextID += 1
             let id = DisplayRequestID(nextID)
@@ -92,12 +104,31 @@ final class DisplayRequestTable<Key: Hashable & Sendable, Value: Sendable> {
                 outcome.id = id
             }
         }
-        if let earlier, let entry = forget(earlier) {
-            entry.request.cancel()
-            outcome.replaced = earlier
+        if let key, let ids = letGo[key] {
+            for id in ids.sorted() {
+                forget(id)?.request.cancel()
+                outcome.claimed.append(id)
+            }
+        }
+        if let earlier, let entry = entries[earlier] {
+            entry.completion.call = { _ in }
+            letGo[entry.key, default: []].insert(earlier)
+            outcome.letGo = earlier
+            flushLetGoAfterThisTurn()
         }
         if outcome.id == nil, idOfOwner[ownerID] == earlier { idOfOwner[ownerID] = nil }
         return outcome
+    }
+
+    private func flushLetGoAfterThisTurn() {
+        guard !flushesLetGo else { return }
+        flushesLetGo = true
+        Task { @MainActor [weak self] in
+            guard let self else { return }
+            flushesLetGo = false
+            let unclaimed = letGo.values.flatMap { $0 }.sorted()
+            if !unclaimed.isEmpty { onUnclaimed?(unclaimed) }
+        }
     }
 
     /// The request `id` was answered: forgotten.
@@ -138,6 +169,9 @@ final class DisplayRequestTable<Key: Hashable & Sendable, Value: Sendable> {
     private func forget(_ id: DisplayRequestID) -> Entry? {
         guard let entry = entries.removeValue(forKey: id) else { return nil }
         if idOfOwner[entry.owner] == id { idOfOwner[entry.owner] = nil }
+        if !letGo.isEmpty, letGo[entry.key]?.remove(id) != nil, letGo[entry.key]?.isEmpty == true {
+            letGo[entry.key] = nil
+        }
         return entry
     }
 
@@ -146,6 +180,7 @@ final class DisplayRequestTable<Key: Hashable & Sendable, Value: Sendable> {
         let withdrawn = entries.values
         entries.removeAll()
         idOfOwner.removeAll()
+        letGo.removeAll()
         for entry in withdrawn { entry.request.cancel() }
     }
 

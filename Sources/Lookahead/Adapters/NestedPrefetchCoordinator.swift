@@ -96,6 +96,11 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
         }
         // A request that was answered is no longer ranked.
         displayRequests.onEnded = { [weak self] id in self?.requests.displayEnded(id) }
+        // A request a reused cell let go of, that no other cell claimed by the end of the layout pass.
+        displayRequests.onUnclaimed = { [weak self] ids in
+            guard let self else { return }
+            perform(requests.withdrawDisplays(ids))
+        }
     }
 
     // A screen that goes away leaves no prefetch of its own behind (its
@@ -226,7 +231,7 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
     /// The request belongs to `cell` and the item's key, as
     /// `PrefetchCoordinator.requestDisplay(at:for:completion:)`'s: a cell that
     /// asks again for the same key keeps its request, one reused for another
-    /// item withdraws it, and nothing another cell does touches it. A cell
+    /// item lets go of it, and nothing another cell does touches it. A cell
     /// made ahead of being shown (UIKit's cell prefetching) asks at no more
     /// than `.normal` until its item comes on screen or ``willDisplay(_:at:)``
     /// reports it shown.
@@ -245,8 +250,9 @@ public final class NestedPrefetchCoordinator<Key: Hashable & Sendable, Value: Se
                 requests.displayRequested(
                     $0, at: path, priority: planner.displayPriority(for: path), isOnScreen: planner.isOnScreen(path))
             }, completion: completion)
-        if let replaced = outcome.replaced { requests.displayEnded(replaced) }
+        for id in outcome.claimed { requests.displayEnded(id) }
         if let asked = outcome.asked, outcome.id == nil { requests.displayEnded(asked) }
+        if let letGo = outcome.letGo { perform(requests.displayLetGo(letGo)) }
         return outcome.request
     }
 

@@ -153,6 +153,11 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
             policy: policy, sampledScreens: sampledScreens, axis: layoutSource.scrollAxis)
         // A request that was answered is no longer ranked.
         displayRequests.onEnded = { [weak self] id in self?.core.displayEnded(id) }
+        // A request a reused cell let go of, that no other cell claimed by the end of the layout pass.
+        displayRequests.onUnclaimed = { [weak self] ids in
+            guard let self else { return }
+            performOutsideFrame(core.withdrawDisplays(ids))
+        }
         // The policy learns how long the fetcher's loads take.
         loadObservation = fetcher.observe { [weak self] event in
             guard case .succeeded(_, let duration) = event else { return }
@@ -322,12 +327,15 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     /// The request belongs to `cell` and to the item's key (`key(path)` now),
     /// not to `path`: the coordinator ranks it as the scroll goes, lowers it
     /// when the cell leaves the screen (``didEndDisplaying(_:)``) and
-    /// withdraws it when the cell asks for another item (it was reused), when
-    /// the item goes away in an update, or once the cell is off screen and
-    /// its item out of reach. A cell that asks again for the item it already
-    /// waits for keeps its request — its load goes on — and the new
-    /// completion replaces the old one. No cell's request touches another's,
-    /// so a cell needs no request property nor a cancel in `prepareForReuse`.
+    /// withdraws it when the item goes away in an update, or once the cell is
+    /// off screen and its item out of reach. A cell asking for another item
+    /// (it was reused) silences its old request, withdrawn when another cell
+    /// asks for that item (whose load then goes on: UIKit hands cells their
+    /// items after a reload in no promised order) or else once the main
+    /// actor's turn — the layout pass — is over. A cell that asks again for the item it already waits
+    /// for keeps its request — its load goes on — and the new completion
+    /// replaces the old one. No cell's request touches another's, so a cell
+    /// needs no request property nor a cancel in `prepareForReuse`.
     ///
     /// A cell made ahead of being shown (UIKit's cell prefetching) asks at
     /// no more than `.normal` until its item comes on screen or
@@ -358,8 +366,9 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
         let outcome = displayRequests.request(
             for: owner, key: key, from: fetcher, priority: { core.displayRequested($0, at: path) },
             completion: completion)
-        if let replaced = outcome.replaced { core.displayEnded(replaced) }
+        for id in outcome.claimed { core.displayEnded(id) }
         if let asked = outcome.asked, outcome.id == nil { core.displayEnded(asked) }
+        if let letGo = outcome.letGo { performOutsideFrame(core.displayLetGo(letGo)) }
         if outcome.request?.isPending == false { signposts?.cacheHit() }
         return outcome.request
     }

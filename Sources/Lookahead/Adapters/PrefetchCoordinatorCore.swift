@@ -181,6 +181,16 @@ package struct PrefetchCoordinatorCore: Sendable {
         requests.displayLeft(id)
     }
 
+    /// Cell `id` asked for another item: its request goes stale (``CoordinatorCore/displayLetGo(_:)``).
+    package mutating func displayLetGo(_ id: DisplayRequestID) -> CoordinatorCore<ItemPath>.Actions {
+        requests.displayLetGo(id)
+    }
+
+    /// The display requests `ids` are withdrawn.
+    package mutating func withdrawDisplays(_ ids: [DisplayRequestID]) -> CoordinatorCore<ItemPath>.Actions {
+        requests.withdrawDisplays(ids)
+    }
+
     /// The display request `id` ended or was withdrawn.
     package mutating func displayEnded(_ id: DisplayRequestID) {
         requests.displayEnded(id)

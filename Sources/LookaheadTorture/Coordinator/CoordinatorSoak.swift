@@ -145,9 +145,10 @@ public enum CoordinatorSoak {
             var runningBefore: [Int: UInt64] = [:]
             for key in onScreenBefore { runningBefore[key] = fetcher.runningAttempt(of: key) }
             let warningsBefore = report.memoryWarnings
+            var changed: String?
             if random.next() % UInt64(changeEvery) == 0 {
                 var change = SoakDataChange(source: source, view: view, coordinator: coordinator)
-                change.make(using: &random, nextKey: &nextKey, report: &report)
+                changed = change.make(using: &random, nextKey: &nextKey, report: &report)
             }
             if random.next() % 2_000 == 0 {
                 coordinator.didReceiveMemoryWarning()
@@ -164,8 +165,8 @@ public enum CoordinatorSoak {
             if checksIdentity {
                 checkIdentity(
                     in: view, source: source, coordinator: coordinator, fetcher: fetcher,
-                    runningBefore: report.memoryWarnings == warningsBefore ? runningBefore : [:], frame: frame,
-                    report: &report)
+                    runningBefore: report.memoryWarnings == warningsBefore ? runningBefore : [:],
+                    frame: "frame \(frame)" + (changed.map { " (\($0))" } ?? ""), report: &report)
             }
             // What a user sees: no cell blank without a request that will fill it.
             for path in source.blankCellsWithoutRequest(in: view) {
@@ -231,7 +232,7 @@ public enum CoordinatorSoak {
     /// fetcher serves no request the coordinator does not hold.
     static func checkIdentity(
         in view: CollectionView, source: CoordinatedDataSource<String>, coordinator: PrefetchCoordinator<Int, String>,
-        fetcher: AsyncFetcher<Int, String>, runningBefore: [Int: UInt64], frame: Int,
+        fetcher: AsyncFetcher<Int, String>, runningBefore: [Int: UInt64], frame: String,
         report: inout CoordinatorSoakReport
     ) {
         for path in view.indexPathsForVisibleItems {
@@ -241,7 +242,7 @@ public enum CoordinatorSoak {
             if let value = cell.value {
                 if value != "item \(key)" {
                     report.wrongValues += 1
-                    report.noteIdentityViolation("frame \(frame): the cell of item \(key) shows \(value)")
+                    report.noteIdentityViolation("\(frame): the cell of item \(key) shows \(value)")
                 }
                 continue
             }
@@ -251,7 +252,7 @@ public enum CoordinatorSoak {
             else {
                 report.blankCellsDemoted += 1
                 report.noteIdentityViolation(
-                    "frame \(frame): the blank cell of item \(key) at \(path) waits on "
+                    "\(frame): the blank cell of item \(key) at \(path) waits on "
                         + (request.map { "item \($0.key) at \($0.request.priority)" } ?? "nothing"))
                 continue
             }
@@ -263,12 +264,12 @@ public enum CoordinatorSoak {
         for (key, attempt) in runningBefore.sorted(by: { $0.key < $1.key }) where onScreenAfter.contains(key) {
             guard fetcher.runningAttempt(of: key) != attempt, fetcher.fetchedData(for: key) == nil else { continue }
             report.visibleLoadsRestarted += 1
-            report.noteIdentityViolation("frame \(frame): the load of item \(key), on screen, was cancelled")
+            report.noteIdentityViolation("\(frame): the load of item \(key), on screen, was cancelled")
         }
         let held = Set(coordinator.heldRequests.map(\.interestID))
         for (interest, key) in fetcher.liveRequests where !held.contains(interest) {
             report.untrackedRequests += 1
-            report.noteIdentityViolation("frame \(frame): a request for item \(key) that no table holds")
+            report.noteIdentityViolation("\(frame): a request for item \(key) that no table holds")
         }
     }
 

@@ -14,10 +14,14 @@ struct SoakDataChange {
     let view: CollectionView
     let coordinator: PrefetchCoordinator<Int, String>
 
-    /// Makes one change, picked with `random`; new items take keys from `nextKey` on.
-    mutating func make(using random: inout SplitMix64, nextKey: inout Int, report: inout CoordinatorSoakReport) {
+    /// Makes one change, picked with `random`, and names it (`nil`: none);
+    /// new items take keys from `nextKey` on.
+    @discardableResult
+    mutating func make(using random: inout SplitMix64, nextKey: inout Int, report: inout CoordinatorSoakReport)
+        -> String?
+    {
         let visible = view.indexPathsForVisibleItems.map(\.item)
-        guard let first = visible.first, let last = visible.last else { return }
+        guard let first = visible.first, let last = visible.last else { return nil }
         func fresh(_ count: Int) -> [Int] {
             defer { nextKey += count }
             return Array(nextKey..<nextKey + count)
@@ -32,45 +36,48 @@ struct SoakDataChange {
         switch random.next() % 16 {
         case 0:
             reload(report: &report) {}
+            return "reload"
         case 1:
             let page = fresh(100)
             reload(report: &report) { source.keys += page }
+            return "reload with a page appended"
         case 2 where random.next() % 4 == 0:
             let all = fresh(20_000)
             reload(report: &report) { source.keys = all }
+            return "reload of new items"
         case 3, 4:
             let at = nearby(in: count + 1)
             let inserted = fresh(1 + Int(random.next() % 5))
-            update("insert", random: &random, report: &report) {
+            return update("insert", random: &random, report: &report) {
                 source.keys.insert(contentsOf: inserted, at: at)
                 view.insertItems(at: (at..<at + inserted.count).map { ItemPath(item: $0, section: 0) })
             }
         case 5, 6:
             let at = nearby(in: count)
             let deleted = min(1 + Int(random.next() % 5), count - at)
-            guard count - deleted > 1_000 else { return }
-            update("delete", random: &random, report: &report) {
+            guard count - deleted > 1_000 else { return nil }
+            return update("delete", random: &random, report: &report) {
                 source.keys.removeSubrange(at..<at + deleted)
                 view.deleteItems(at: (at..<at + deleted).map { ItemPath(item: $0, section: 0) })
             }
         case 7, 8:
             let from = nearby(in: count)
             let to = nearby(in: count)
-            guard from != to else { return }
-            update("move", random: &random, report: &report) {
+            guard from != to else { return nil }
+            return update("move", random: &random, report: &report) {
                 source.keys.insert(source.keys.remove(at: from), at: to)
                 view.moveItem(at: ItemPath(item: from, section: 0), to: ItemPath(item: to, section: 0))
             }
         case 9, 10:
             let at = nearby(in: count)
             let replacement = fresh(1)[0]
-            update("item reloaded", random: &random, report: &report) {
+            return update("item reloaded", random: &random, report: &report) {
                 source.keys[at] = replacement
                 view.reloadItems(at: [ItemPath(item: at, section: 0)])
             }
         case 11:
             let page = fresh(100)
-            update("page appended", random: &random, report: &report) {
+            return update("page appended", random: &random, report: &report) {
                 source.keys += page
                 view.insertItems(at: (count..<count + page.count).map { ItemPath(item: $0, section: 0) })
             }
@@ -79,14 +86,14 @@ struct SoakDataChange {
             let deleted = nearby(in: count)
             let inserted = nearby(in: count)
             let key = fresh(1)[0]
-            update("several at once", random: &random, report: &report) {
+            return update("several at once", random: &random, report: &report) {
                 source.keys.remove(at: deleted)
                 source.keys.insert(key, at: inserted)
                 view.deleteItems(at: [ItemPath(item: deleted, section: 0)])
                 view.insertItems(at: [ItemPath(item: inserted, section: 0)])
             }
         default:
-            break
+            return nil
         }
     }
 
@@ -103,7 +110,7 @@ struct SoakDataChange {
     /// the view applies them) or after `performBatchUpdates` returns.
     private func update(
         _ kind: String, random: inout SplitMix64, report: inout CoordinatorSoakReport, _ change: () -> Void
-    ) {
+    ) -> String {
         let toldAfter = random.next() % 2 == 0
         view.performBatchUpdates {
             change()
@@ -115,5 +122,6 @@ struct SoakDataChange {
         }
         report.batchUpdates += 1
         report.updatesByKind[kind, default: 0] += 1
+        return kind + (toldAfter ? ", told after" : ", told inside the updates")
     }
 }

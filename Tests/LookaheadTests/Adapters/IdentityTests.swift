@@ -113,6 +113,62 @@ struct IdentityTests {
         #expect(!grid.coordinator.pendingDisplays.contains { $0.key == deleted.item })
     }
 
+    @Test func cellsReassignedInAnyOrderRestartNoVisibleLoad() async {
+        // Given a grid at rest, every visible cell's load running
+        let grid = Grid()
+        grid.scroll(to: 10_000)
+        grid.scroll(to: 10_000, after: .seconds(1))
+        let paths = grid.view.indexPathsForVisibleItems
+        let (first, second) = (paths[0], paths[5])
+        let (cellA, cellB) = (grid.view.cellForItem(at: first)!, grid.view.cellForItem(at: second)!)
+        let (keyA, keyB) = (grid.source.keys[first.item], grid.source.keys[second.item])
+        let attempts = [keyA, keyB].map { grid.fetcher.runningAttempt(of: $0) }
+        #expect(!attempts.contains(nil))
+
+        // When a reload hands the two cells each other's item, the cell that
+        // showed A asking first (UIKit dequeues in no promised order)
+        grid.view.reloadData()
+        grid.coordinator.reloadData()
+        let shownByA = LockedValue<[Result<String, any Error>]>([])
+        grid.coordinator.requestDisplay(at: second, for: cellA) { result in shownByA.withLock { $0.append(result) } }
+        let shownByB = LockedValue<[Result<String, any Error>]>([])
+        grid.coordinator.requestDisplay(at: first, for: cellB) { result in shownByB.withLock { $0.append(result) } }
+
+        // Then neither load was stopped and started again
+        #expect([keyA, keyB].map { grid.fetcher.runningAttempt(of: $0) } == attempts)
+        #expect(grid.untracked.isEmpty)
+        // And A's item landing reaches the cell that shows it now, not the cell that let go of it
+        await waitUntil("A's load reached the loader") { grid.gate.waiting.contains(keyA) }
+        grid.gate.succeed(keyA, with: "item \(keyA)")
+        await waitUntil("A's item reached cell B") { !shownByB.withLock { $0.isEmpty } }
+        #expect((try? shownByB.withLock { $0 }.first?.get()) == "item \(keyA)")
+        #expect(shownByA.withLock { $0.isEmpty })
+        #expect(grid.coordinator.displayRequest(of: cellA)?.key == keyB)
+    }
+
+    @Test func aCellReusedForAnotherItemLetsGoOfItsOldRequestOnceTheLayoutPassIsOver() async {
+        // Given a grid at rest, a visible cell waiting on its item
+        let grid = Grid()
+        grid.scroll(to: 10_000)
+        grid.scroll(to: 10_000, after: .seconds(1))
+        let path = grid.view.indexPathsForVisibleItems[0]
+        let cell = grid.view.cellForItem(at: path)!
+        let key = grid.source.keys[path.item]
+
+        // When the cell asks for an item far away, and nobody asks for its old one
+        let far = ItemPath(item: 1_990, section: 0)
+        grid.coordinator.requestDisplay(at: far, for: cell) { _ in }
+        #expect(grid.coordinator.displayRequest(of: cell)?.key == grid.source.keys[far.item])
+
+        // Then its old request waits out the turn for another cell to claim
+        // it, and is withdrawn after, nothing left untracked
+        #expect(grid.coordinator.pendingDisplays.contains { $0.key == key })
+        await waitUntil("the old request is withdrawn") {
+            !grid.coordinator.pendingDisplays.contains { $0.key == key }
+        }
+        #expect(grid.untracked.isEmpty)
+    }
+
     @Test func aPageAppendedAndReloadedRestartsNoVisibleLoad() async {
         // Given a grid at rest, every visible cell's load running
         let grid = Grid()
