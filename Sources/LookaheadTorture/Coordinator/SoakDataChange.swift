@@ -17,9 +17,9 @@ struct SoakDataChange {
     /// Makes one change, picked with `random`, and names it (`nil`: none);
     /// new items take keys from `nextKey` on.
     @discardableResult
-    mutating func make(using random: inout SplitMix64, nextKey: inout Int, report: inout CoordinatorSoakReport)
-        -> String?
-    {
+    mutating func make(
+        using random: inout SplitMix64, nextKey: inout Int, report: inout CoordinatorSoakReport
+    ) -> String? {
         let visible = view.indexPathsForVisibleItems.map(\.item)
         guard let first = visible.first, let last = visible.last else { return nil }
         func fresh(_ count: Int) -> [Int] {
