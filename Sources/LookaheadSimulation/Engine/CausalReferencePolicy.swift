@@ -9,11 +9,13 @@ package import Lookahead
 // gestures) and the oracle (the realised future): a policy gap shows as
 // adaptive above it; an information gap as it above the oracle.
 
-/// A prefetch policy that samples futures of the scroll from the gesture
-/// model and plans against them: the loads it can complete (its slots, each
-/// a typical load's duration) are assigned greedily, each to the item whose
-/// expected visible frames after that completion are the most — so a
-/// fling's landing zone, seen for long, goes before the rows it flies past.
+/// A prefetch policy that holds `adaptive`'s window and, while the list
+/// rests, adds what sampled futures of the scroll say the next gesture will
+/// want: the loads it can complete (its slots, each a typical load's
+/// duration) are assigned greedily, each to the item whose expected visible
+/// frames after that completion are the most — a fling's landing zone,
+/// seen for long, before the rows it flies past — and queued after
+/// `adaptive`'s own, so that what the futures add never delays them.
 ///
 /// A reference, not a policy to ship: it costs `samples × horizon` frames of
 /// the gesture model per plan.
@@ -33,14 +35,13 @@ package struct CausalReferencePolicy: PrefetchPolicyProtocol, LoadDurationObserv
     /// The way the list last moved, as the trace's user heads.
     var heading = 1.0
     package private(set) var deadlines: [(path: ItemPath, time: Duration)] = []
-    /// The visible cells worth loading at `.high`: seen for long enough
-    /// after a load would land (in the futures of the last plan).
-    var worthShowing: Set<ItemPath> = []
-    /// Whether the last plan looked at the screen at all (before it, every cell is).
-    var hasPlanned = false
     /// The last plan's window: what it asked for stays asked for while any
     /// future still shows it, so that sampling noise does not stop loads.
     var held: Set<ItemPath> = []
+    /// The shipped policy, whose window the futures extend at rest.
+    var adaptive = AdaptivePrefetchPolicy()
+    /// Below this speed (pt/s) the list rests, as `adaptive` counts it.
+    var restingSpeed: Double { adaptive.restingSpeed }
 
     /// - Parameters:
     ///   - style: the gestures the trace's user makes (its distribution, not its draws).
@@ -64,28 +65,49 @@ package struct CausalReferencePolicy: PrefetchPolicyProtocol, LoadDurationObserv
         random = TraceRandom(seed: seed ^ 0xCA05_A1FE_7E2E_5EED)
     }
 
-    /// The expected frames a visible cell must stay on screen after its load
-    /// could land to be asked for at `.high`.
-    static let worthShowingFrames = 6.0
-
     package func displayPriority(
         for path: ItemPath, context: PrefetchContext, layout: any CollectionLayout
     ) -> FetchPriority {
-        !hasPlanned || worthShowing.contains(path) ? .high : .low
+        adaptive.displayPriority(for: path, context: context, layout: layout)
     }
 
     package mutating func observeLoadDuration(_ duration: Duration) {
         durations.record(duration)
+        adaptive.observeLoadDuration(duration)
     }
 
     package mutating func window(for context: PrefetchContext, layout: any CollectionLayout) -> [ItemPath] {
         let frame = context.frame
-        let rect = frame.visibleRect
         if frame.velocity != 0 { heading = frame.velocity > 0 ? 1 : -1 }
+        var window = adaptive.window(for: context, layout: layout)
+        var dates = adaptive.deadlines
+        defer { deadlines = dates }
+        // In motion `adaptive` plans alone: its window is what the gesture
+        // under way needs. At rest the link has time the next gesture may use.
+        guard abs(frame.velocity) < restingSpeed else {
+            held = []
+            return window
+        }
+        // Queued after adaptive's own: nothing the futures add is dated before its last.
+        let after = dates.map(\.time).max() ?? frame.time
+        let planned = Set(window)
+        for (path, time) in plannedFromFutures(context: context, layout: layout) where !planned.contains(path) {
+            window.append(path)
+            dates.append((path, max(time, after)))
+        }
+        return window
+    }
+
+    /// The items the futures drawn from `context` want loaded, most saved
+    /// visible frames first, each dated by when its load would complete.
+    mutating func plannedFromFutures(
+        context: PrefetchContext, layout: any CollectionLayout
+    ) -> [(path: ItemPath, time: Duration)] {
+        let frame = context.frame
+        let rect = frame.visibleRect
         // Per item, its visible frames summed over the futures, by bucket.
         let buckets = horizonFrames / bucketFrames + 1
         var visibleFrames: [ItemPath: [Double]] = [:]
-        let onScreen = Set(context.visibleItems)
         for _ in 0..<samples {
             var scroller = TraceScroller(
                 parameters: parameters, maxOffset: maxOffset, frameRate: frameRate, offset: rect.minY,
@@ -106,7 +128,9 @@ package struct CausalReferencePolicy: PrefetchPolicyProtocol, LoadDurationObserv
             }
         }
         // What loading each item by the end of bucket b saves: its frames from b on, per future.
-        var saved: [(path: ItemPath, after: [Double])] = visibleFrames.map { path, frames in
+        let onScreen = Set(context.visibleItems)
+        var saved: [(path: ItemPath, after: [Double])] = visibleFrames.compactMap { path, frames in
+            guard !onScreen.contains(path) else { return nil }
             var after = [Double](repeating: 0, count: buckets + 1)
             for bucket in stride(from: buckets - 1, through: 0, by: -1) {
                 after[bucket] = after[bucket + 1] + frames[bucket] / Double(samples)
@@ -118,38 +142,24 @@ package struct CausalReferencePolicy: PrefetchPolicyProtocol, LoadDurationObserv
         let slots = max(1, context.loadQueue.maxConcurrentLoads)
         let duration = durations.estimate
         let step = Duration.seconds(1) / frameRate
-        // A visible cell a fling carries away before its load could land waits at `.low`.
-        let firstLanding = min(buckets, Int((duration / step).rounded(.up)) / bucketFrames)
-        worthShowing = Set(
-            saved.lazy.filter { onScreen.contains($0.path) && $0.after[firstLanding] >= Self.worthShowingFrames }
-                .map(\.path))
-        hasPlanned = true
-        saved.removeAll { onScreen.contains($0.path) }
         // Completions: a slot's worth of loads every typical duration, after those queued.
-        var order: [ItemPath] = []
-        var dates: [(path: ItemPath, time: Duration)] = []
-        var position = 0
+        var planned: [(path: ItemPath, time: Duration)] = []
         while !saved.isEmpty {
-            let round = (position + context.loadQueue.pending) / slots + 1
+            let round = (planned.count + context.loadQueue.pending) / slots + 1
             let completion = duration * round
             let bucket = min(buckets, Int((completion / step).rounded(.up)) / bucketFrames)
             guard let best = saved.indices.max(by: { saved[$0].after[bucket] < saved[$1].after[bucket] }),
                 saved[best].after[bucket] >= minimumSaved
             else { break }
-            let path = saved.remove(at: best).path
-            order.append(path)
-            dates.append((path, frame.time + completion))
-            position += 1
+            planned.append((saved.remove(at: best).path, frame.time + completion))
         }
         // Kept, last: what was asked for and some future still shows, so
         // that sampling noise from plan to plan does not stop loads under way.
         let horizonEnd = frame.time + step * horizonFrames
         for entry in saved where held.contains(entry.path) && entry.after[0] > 0 {
-            order.append(entry.path)
-            dates.append((entry.path, horizonEnd))
+            planned.append((entry.path, horizonEnd))
         }
-        held = Set(order)
-        deadlines = dates
-        return order
+        held = Set(planned.map(\.path))
+        return planned
     }
 }

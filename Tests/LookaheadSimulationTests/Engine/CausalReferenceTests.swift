@@ -5,8 +5,9 @@ import Testing
 @testable import LookaheadSimulation
 
 /// The causal reference: futures drawn from what an app observes, on a
-/// stream of their own, planned against — never under the bound, the same
-/// run for the same seed, and futures that go on from the observed state.
+/// stream of their own, planned against — never under the bound, at least
+/// as good as adaptive on its own gesture model, the same run for the same
+/// seed, and futures that go on from the observed state.
 @Suite(.queuedOnTheHeavyTestThread)
 struct CausalReferenceTests {
     @Test(arguments: [("photos", UInt64(1_004)), ("fling", 1_006), ("feed", 1_002)])
@@ -22,6 +23,28 @@ struct CausalReferenceTests {
             #expect(causal.blankCellFrames >= LowerBound(scenario: scenario, allowsHedging: true).blankCellFrames)
             #expect(causal.requests > 0)
             #expect(causal.name == "causal")
+        }
+    }
+
+    @Test(arguments: ["fling", "photos"])
+    func onTracesFromItsOwnGestureModelItDoesAtLeastAsWellAsAdaptive(scenario name: String) async throws {
+        try await onHeavyTestThread {
+            // Given a few seeds not tuned on, 20 s of each scenario's gestures
+            var causal = 0
+            var adaptive = 0
+            for seed in UInt64(1_010)...1_013 {
+                let scenario = try #require(
+                    SimulationScenario.builtIn(named: name, seed: seed, duration: .seconds(20)))
+                let simulator = Simulator(scenario: scenario)
+
+                // When the causal reference and adaptive run each
+                causal += try #require(simulator.runCausalReference(samples: 16)).blankCellFrames
+                adaptive += simulator.run(.adaptive).blankCellFrames
+            }
+
+            // Then, summed over the seeds, it leaves no more blank cell-frames:
+            // it holds adaptive's window and adds, at rest, what the futures want
+            #expect(causal <= adaptive, "\(name): causal \(causal), adaptive \(adaptive)")
         }
     }
 
