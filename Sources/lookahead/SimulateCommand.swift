@@ -128,7 +128,11 @@ struct SimulateCommand: AsyncParsableCommand {
                 var scenario = SimulationScenario.builtIn(
                     named: name, seed: seed, duration: seconds.map { .milliseconds(Int64($0 * 1_000)) })
             else { return nil }
-            if let replacement { scenario.trace = replacement }
+            if let replacement {
+                scenario.trace = replacement
+                // The generator's gestures did not draw this trace: no causal reference plans as if they had.
+                scenario.gestures = nil
+            }
             overrides.apply(to: &scenario)
             scenario.frameRate = frameRate
             return scenario

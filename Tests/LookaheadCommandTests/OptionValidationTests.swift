@@ -66,6 +66,24 @@ struct OptionValidationTests {
         #expect(bandwidths == [.bitsPerSecond(5_000_000), .bitsPerSecond(5_000_000)])
     }
 
+    @Test func aTraceFromAFileHasNoGestureModelForTheCausalReference() throws {
+        // Given a recorded trace replacing the built-in scenarios' own
+        let path = "/tmp/lookahead-trace-\(UInt64.random(in: 0...UInt64.max)).csv"
+        try "time_ms,offset\n0,0\n1000,500\n".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let command = try #require(
+            try SimulateCommand.parseAsRoot(["--trace", path, "--scenario", "photos", "--causal", "4"])
+                as? SimulateCommand)
+
+        // When its scenarios are made
+        let scenarios = try command.makeScenarios()
+
+        // Then none claims the gestures that drew it: the generator's model did not
+        #expect(scenarios.map(\.gestures) == [nil])
+        let builtIn = try #require(try SimulateCommand.parseAsRoot(["--scenario", "photos"]) as? SimulateCommand)
+        #expect(try builtIn.makeScenarios().map(\.gestures) == [.photos])
+    }
+
     @Test func aTooLongTraceForItsFrameRateIsRefusedBeforeTheRun() throws {
         // Given a 24 h trace at 1000 Hz (each in range, too many frames together)
         let path = "/tmp/lookahead-trace-\(UInt64.random(in: 0...UInt64.max)).csv"
