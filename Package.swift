@@ -218,7 +218,7 @@ let package = Package(
             name: "LookaheadLiveTests",
             dependencies: [
                 "LookaheadLive", "LookaheadSimulation", "Lookahead", "LookaheadHeadless", "LookaheadServer",
-                "LookaheadHTTP",
+                "LookaheadHTTP", "LookaheadTestSupport",
             ],
             swiftSettings: strictSettings
         ),

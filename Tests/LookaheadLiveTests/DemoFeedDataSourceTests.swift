@@ -1,5 +1,6 @@
 #if Tools
 import Lookahead
+import LookaheadTestSupport
 import Testing
 
 @testable import LookaheadHeadless
@@ -8,7 +9,7 @@ import Testing
 /// The demo's grid wired as `DemoSession` wires it: the library's
 /// `ExampleFeedDataSource` over `DemoItem`s, its cells read back as
 /// `ContentCell`s.
-@Suite("Demo grid over the example data source", .timeLimit(.minutes(1)))
+@Suite("Demo grid over the example data source", .queuedOnTheMainActor)
 @MainActor
 struct DemoFeedDataSourceTests {
     typealias DataSource = ExampleFeedDataSource<Int, DemoItem>

@@ -3,12 +3,13 @@
 
 #if Tools
 import Lookahead
+import LookaheadTestSupport
 import Testing
 
 @testable import LookaheadHeadless
 @testable import LookaheadLive
 
-@Suite("Demo grids", .timeLimit(.minutes(1)))
+@Suite("Demo grids", .queuedOnTheMainActor)
 struct DemoLaneTests {
     /// A feed whose items never arrive (until cancelled): every request stays waiting.
     static let silentFeed = DemoFeed(

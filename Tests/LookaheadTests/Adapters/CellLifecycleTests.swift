@@ -112,7 +112,7 @@ struct CellLifecycleTests {
 /// Seeded random scrolling through a coordinator over a view with UIKit's
 /// cell prefetching: no cell on screen is ever blank without a request that
 /// will fill it, and once every load lands, none is blank.
-@Suite(.queuedOnTheMainActor, .timeLimit(.minutes(2)))
+@Suite(.queuedOnTheMainActor)
 @MainActor
 struct CellLifecyclePropertyTests {
     @Test(arguments: [UInt64(0xCE11_0001), 0xCE11_0002, 0xCE11_0003])

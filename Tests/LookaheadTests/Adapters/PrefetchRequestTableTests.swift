@@ -2,6 +2,7 @@
 // prefetch keeps its load at `.low`, a withdrawn one is withdrawn by its own
 // handle (never another's interest in the key), and a batch update moves
 // them with their items.
+import LookaheadTestSupport
 import Testing
 
 @testable import Lookahead
@@ -9,7 +10,7 @@ import Testing
 /// Item `item` of section 0.
 private func row(_ item: Int) -> ItemPath { ItemPath(item: item, section: 0) }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.queuedOnTheMainActor)
 @MainActor
 struct PrefetchRequestTableTests {
     /// A coordinator's requests, without its planner: the core's actions

@@ -6,7 +6,7 @@ import Testing
 /// A SwiftUI row's display request (what `FetchedContent` forwards to): made
 /// on appear, lowered or withdrawn on disappear, raised when the row comes
 /// back, ignored once the row shows another key.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.queuedOnTheMainActor)
 @MainActor
 struct RowDisplayTests {
     final class Shown {

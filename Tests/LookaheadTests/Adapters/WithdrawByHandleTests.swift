@@ -10,7 +10,7 @@ import Testing
 /// an app's own display requests and `await value(for:)` calls, in a seeded
 /// random schedule. An app's request ends cancelled only if the app
 /// cancelled it; every other one ends with its value.
-@Suite(.queuedOnTheMainActor, .timeLimit(.minutes(2)))
+@Suite(.queuedOnTheMainActor)
 @MainActor
 struct WithdrawByHandleTests {
     /// An app's own request and how it ended.

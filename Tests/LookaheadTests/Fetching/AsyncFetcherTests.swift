@@ -1,3 +1,4 @@
+import LookaheadTestSupport
 import Testing
 
 @testable import Lookahead
@@ -357,7 +358,7 @@ struct AsyncFetcherTests {
 
 /// One default for a display request's priority: `.high`, whichever call
 /// makes it; `.normal` for a prefetch.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.queuedOnTheMainActor)
 struct DisplayRequestPriorityTests {
     @Test @MainActor func everyDisplayRequestDefaultsToHighAndAPrefetchToNormal() async {
         let gate = LoadGate<Int, String>()

@@ -7,7 +7,7 @@ import Testing
 /// What an image view shows of its request (`UIImageView.showImage`, forwarded
 /// to the portable rule): a placeholder while it loads, the image faded in,
 /// the failure image for good failures, and never a key it no longer shows.
-@Suite(.queuedOnTheMainActor, .timeLimit(.minutes(2)))
+@Suite(.queuedOnTheMainActor)
 @MainActor
 struct ShowImageTests {
     typealias Image = DecodedImage<String>

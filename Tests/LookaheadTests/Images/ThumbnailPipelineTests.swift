@@ -8,7 +8,7 @@ import Testing
 
 /// Images for cells: charged to the memory cache by their decoded bytes,
 /// decoded a slot per core, the most urgent first, off the cooperative pool.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.queuedOnTheMainActor)
 @MainActor
 struct ThumbnailPipelineTests {
     /// A decoded image, as far as the tests care: its pixel size.
