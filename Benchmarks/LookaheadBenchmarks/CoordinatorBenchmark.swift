@@ -16,7 +16,8 @@ import Lookahead
 /// list of 100,000 rows of seeded heights (60–180 pt); a feed of 2,000 rows,
 /// every other one a carousel of 30 items whose visible rows swipe now and
 /// then (`NestedPrefetchCoordinator`). Variants: the adaptive policy with
-/// hedging (`.recommended`, as the README's example), without, and UIKit's
+/// hedging (`.recommended`, as the README's example), the same without its
+/// learned reach (`gestureReach: nil`), without hedging, and UIKit's
 /// window (`.system`). And a floor, asked for by name (`wake`): frames that
 /// only hand a task to the thread pool, as often as the grid's frames show
 /// a new row, which is what starting a cell's load costs the main thread
@@ -41,13 +42,15 @@ public struct CoordinatorBenchmark {
     /// How the coordinator and its fetcher are made.
     public enum Variant: String, CaseIterable, Sendable, Codable {
         case adaptiveHedging = "adaptive-hedging"
+        /// As `adaptiveHedging`, without the learned reach: what it costs a frame.
+        case adaptiveNoReach = "adaptive-no-reach"
         case adaptive
         case system
         /// The floor's: no coordinator.
         case none
 
         /// The coordinators' variants, run by default.
-        public static var coordinators: [Variant] { [.adaptiveHedging, .adaptive, .system] }
+        public static var coordinators: [Variant] { [.adaptiveHedging, .adaptiveNoReach, .adaptive, .system] }
     }
 
     /// One workload and variant's figures, per frame, in microseconds.
@@ -104,7 +107,7 @@ public struct CoordinatorBenchmark {
     private func makeFetcher(_ variant: Variant) -> AsyncFetcher<Int, Int> {
         AsyncFetcher(
             maxConcurrentLoads: 6, memoryCache: MemoryCache(countLimit: 2_000, trimsOnMemoryPressure: false),
-            hedging: variant == .adaptiveHedging ? .recommended : .off
+            hedging: variant == .adaptiveHedging || variant == .adaptiveNoReach ? .recommended : .off
         ) { key in
             try await Task.sleep(for: .milliseconds(20))
             return key
@@ -113,7 +116,8 @@ public struct CoordinatorBenchmark {
 
     private func measure(_ workload: Workload, _ variant: Variant) async -> Result {
         let fetcher = makeFetcher(variant)
-        let policy: PrefetchPolicy = variant == .system ? .system : .adaptive
+        let window = AdaptivePrefetchPolicy(gestureReach: variant == .adaptiveNoReach ? nil : .shipped)
+        let policy: PrefetchPolicy = variant == .system ? .system : .adaptive(window)
         var driver: any CoordinatorBenchmarkDriver =
             switch workload {
             case .grid:
@@ -127,7 +131,7 @@ public struct CoordinatorBenchmark {
                 FlatListDriver(
                     fetcher: fetcher, policy: policy, layout: Self.variableList(seed: seed), measuredPerFrame: 3)
             case .nested:
-                NestedFeedDriver(fetcher: fetcher, policy: policy, seed: seed)
+                NestedFeedDriver(fetcher: fetcher, policy: policy, window: window, seed: seed)
             case .wake:
                 WakeDriver()
             }
@@ -339,7 +343,7 @@ struct NestedFeedDriver: CoordinatorBenchmarkDriver {
     var frameCount = 0
     var rowsOnScreen: [Int] = []
 
-    init(fetcher: AsyncFetcher<Int, Int>, policy: PrefetchPolicy, seed: UInt64) {
+    init(fetcher: AsyncFetcher<Int, Int>, policy: PrefetchPolicy, window: AdaptivePrefetchPolicy, seed: UInt64) {
         let rows = (0..<2_000).map { row -> CarouselFeedLayout.Row in
             row % 2 == 0
                 ? .carousel(height: 180, itemWidth: 120, itemCount: 30, spacing: 8) : .cell(height: 90)
@@ -351,8 +355,8 @@ struct NestedFeedDriver: CoordinatorBenchmarkDriver {
             defer { top += row.height }
             return top
         }
-        let nestedPolicy: PrefetchPolicy = policy.isSystem ? .system : .adaptiveRows
-        let carouselPolicy: PrefetchPolicy = policy.isSystem ? .system : .adaptiveCarousel
+        let nestedPolicy: PrefetchPolicy = policy.isSystem ? .system : .adaptiveRows(for: window)
+        let carouselPolicy: PrefetchPolicy = policy.isSystem ? .system : .adaptiveCarousel(for: window)
         coordinator = NestedPrefetchCoordinator(
             fetcher: fetcher, layout: layout, policy: nestedPolicy, carouselPolicy: carouselPolicy
         ) { path in path.row * 100 + path.item }

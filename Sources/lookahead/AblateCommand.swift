@@ -10,8 +10,10 @@ struct AblateCommand: ParsableCommand {
         commandName: "ablate",
         abstract: "Run the shipped adaptive policy with each of its mechanisms switched, over several seeds.",
         discussion: """
-            Rows: the shipped settings, then the landing zone, the landings announced on generated traces, hedging and the first screen's hedging prior \
-            each switched off, and the reader's pace switched on. Cells: blank cell-frames / wasted loads, \
+            Rows: the shipped settings, then the landing zone, the landings announced on generated traces, \
+            deadlines, hedging, the first screen's hedging prior, the reader's pace, ahead-first at rest and \
+            the learned reach each switched off; the learned reach fitted on one style's traces only (feed, \
+            photos); and a deeper fixed window in its place. Cells: blank cell-frames / wasted loads, \
             summed over the seeds, with the change in blank cell-frames against the shipped row. \
             The overrides change every scenario run (--bandwidth 5000: each over a 5 Mbit/s link; \
             --trace: each scrolled as the file says).

@@ -12,7 +12,8 @@ struct BenchCoordinatorCommand: AsyncParsableCommand {
         discussion: """
             A 4-column grid of 100,000 items, a list of seeded row heights and a feed of carousels, \
             each scrolled at 120 Hz in real time (drag, announced fling, rest, reversal) with real \
-            20 ms loads in flight; the adaptive policy with and without hedging, and UIKit's window. \
+            20 ms loads in flight; the adaptive policy with hedging (and without its learned reach), \
+            without hedging, and UIKit's window. \
             Reports the median, p90, p99 and max per frame, in microseconds. \
             Build in release: swift run -c release lookahead bench coordinator
             """

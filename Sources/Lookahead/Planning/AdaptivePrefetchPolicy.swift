@@ -48,6 +48,14 @@
 ///   sized from the reader's pace"). Set `restingFloorScreens` to `nil` for
 ///   the fixed window; `lookahead tune` tells which pays on an app's own
 ///   traces.
+/// - While the list rests, it also holds where the next gesture likely
+///   goes: its ``gestureReach`` (``GestureReach/shipped`` by default), learned
+///   from scroll traces, gives for each distance ahead and behind the share
+///   of rests, after a gesture of the last one's peak speed, that came within
+///   reach of it; every item that at least ``reachProbability`` of them
+///   reached is held, up to `maxReachScreens`. After a reader's drag that
+///   adds nothing to the window above; after a hard fling it reaches
+///   farther, behind most of all (a user who flung past often comes back).
 /// - While the list rests, what lies ahead in the last direction of travel
 ///   loads first: an item behind is ordered as if `restingTrailingWeight`
 ///   (3) times farther than it is. The window behind insures against a
@@ -111,6 +119,16 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
     public var yieldsToLandingZone: Bool
     /// How far, in screens, the policy looks ahead at most.
     public var maxReachScreens: Double
+    /// Where the next gesture from a rest goes, learned from scroll traces
+    /// (``GestureReach/shipped`` by default): the resting window also holds
+    /// every item that at least ``reachProbability`` of rests after a
+    /// gesture like the last one came within reach of, up to
+    /// `maxReachScreens` on either side. `nil`: the resting window of
+    /// screens and pace alone.
+    public var gestureReach: GestureReach?
+    /// With a ``gestureReach``: the least share of rests that came within
+    /// reach of an item for the resting window to hold it.
+    public var reachProbability: Double
 
     /// What the last window held, ascending: a sorted array rather than a
     /// set, so that a frame tests membership by binary search instead of
@@ -138,6 +156,9 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
     /// frame (a list opens on a reader it has not seen): the window ahead
     /// stays at the cap for `flingMemory` after it.
     var lastFlingTime: Duration?
+    /// The peak speed of the gesture in progress and of the last one: which
+    /// table of the learned reach a rest reads.
+    var gesturePeak = GesturePeak()
 
     /// Creates the policy.
     ///
@@ -160,6 +181,10 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
     ///     window ahead stays at the cap.
     ///   - restingTrailingWeight: how many times its distance an item behind
     ///     a resting list counts for, when ordering the window.
+    ///   - gestureReach: where the next gesture from a rest goes, learned
+    ///     from traces; `nil`: the resting window of screens and pace alone.
+    ///   - reachProbability: with a `gestureReach`, the least share of rests
+    ///     reaching an item for the resting window to hold it.
     public init(
         loadTimeQuantile: Double = 0.99,
         initialLoadDuration: Duration = .milliseconds(300),
@@ -174,7 +199,9 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
         restingFloorScreens: Double? = 1,
         paceSafetyFactor: Double = 3,
         flingMemory: Duration = .seconds(30),
-        restingTrailingWeight: Double = defaultRestingTrailingWeight
+        restingTrailingWeight: Double = defaultRestingTrailingWeight,
+        gestureReach: GestureReach? = .shipped,
+        reachProbability: Double = defaultReachProbability
     ) {
         self.init(
             predictor: ArrivalPredictor(
@@ -184,15 +211,21 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
             restingTrailingScreens: restingTrailingScreens, flyByTime: flyByTime,
             yieldsToLandingZone: yieldsToLandingZone, maxReachScreens: maxReachScreens,
             restingFloorScreens: restingFloorScreens, readingPace: ReadingPace(), paceSafetyFactor: paceSafetyFactor,
-            flingMemory: flingMemory, restingTrailingWeight: restingTrailingWeight)
+            flingMemory: flingMemory, restingTrailingWeight: restingTrailingWeight, gestureReach: gestureReach,
+            reachProbability: reachProbability)
     }
+
+    /// ``reachProbability`` by default.
+    public static let defaultReachProbability = 0.3
 
     init(
         predictor: ArrivalPredictor, restingSpeed: Double, restingLeadingScreens: Double,
         restingTrailingScreens: Double, flyByTime: Duration, yieldsToLandingZone: Bool, maxReachScreens: Double,
         restingFloorScreens: Double?, readingPace: ReadingPace, paceSafetyFactor: Double, flingMemory: Duration,
-        restingTrailingWeight: Double
+        restingTrailingWeight: Double, gestureReach: GestureReach?, reachProbability: Double
     ) {
+        precondition(
+            reachProbability > 0 && reachProbability <= 1, "AdaptivePrefetchPolicy: reachProbability must be in (0, 1]")
         precondition(flingMemory >= .zero, "AdaptivePrefetchPolicy: flingMemory must not be negative")
         precondition(
             restingTrailingWeight.isFinite && restingTrailingWeight >= 1,
@@ -209,6 +242,8 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
         self.paceSafetyFactor = paceSafetyFactor
         self.flingMemory = flingMemory
         self.restingTrailingWeight = restingTrailingWeight
+        self.gestureReach = gestureReach
+        self.reachProbability = reachProbability
     }
 
     /// The distance always held ahead, in points: what the reader's pace
@@ -329,6 +364,7 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
         windowTime = context.frame.time
         let screen = max(visible.height, 1)
         let speed = abs(predictor.velocity)
+        gesturePeak.record(speed: speed, restingSpeed: restingSpeed)
         let visibleItems = Self.ascending(context.visibleItems)
         let horizon = predictor.horizon(queuedLoadsPerSlot: context.loadQueue.queuedLoadsPerSlot)
 
@@ -358,7 +394,17 @@ public struct AdaptivePrefetchPolicy: PrefetchPolicyProtocol, LoadDurationObserv
             reach = min(max(reach, travel + screen / 4), maxReachScreens * screen)
         }
         let trailingShare = restingLeadingScreens > 0 ? restingTrailingScreens / restingLeadingScreens : 0
-        let behind = isResting ? min(restingTrailingScreens * screen, lead * trailingShare) : 0
+        var behind = isResting ? min(restingTrailingScreens * screen, lead * trailingShare) : 0
+        // At rest, the learned reach adds what the next gesture likely comes to.
+        let learned = isResting ? gestureReach : nil
+        let peak = gesturePeak.lastPeak
+        if let learned {
+            let limit = maxReachScreens * screen
+            let ahead = learned.screens(reachedBy: reachProbability, ahead: true, afterGestureAt: peak) * screen
+            let back = learned.screens(reachedBy: reachProbability, ahead: false, afterGestureAt: peak) * screen
+            reach = max(reach, min(ahead, limit))
+            behind = max(behind, min(back, limit))
+        }
         let top = forward ? visible.minY - behind : visible.minY - reach
         let bottom = forward ? visible.maxY + reach : visible.maxY + behind
         let region = Rect(x: visible.minX, y: max(0, top), width: visible.width, height: max(0, bottom - max(0, top)))

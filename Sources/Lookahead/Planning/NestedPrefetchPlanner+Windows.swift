@@ -36,11 +36,13 @@ extension NestedPrefetchPlanner {
 
     /// The window along a swiped carousel that goes with `list`, an adaptive
     /// window for a plain list: ahead in the default's proportion (2
-    /// carousel widths for the list's default 2.5 screens), behind and
-    /// everything else as `list` has it.
+    /// carousel widths for the list's default 2.5 screens), without the
+    /// list's learned reach (learned from vertical scrolling, not from
+    /// swipes), behind and everything else as `list` has it.
     package static func carouselWindow(for list: AdaptivePrefetchPolicy) -> AdaptivePrefetchPolicy {
         var carousel = list
         carousel.restingLeadingScreens = rowWindow(for: list).restingLeadingScreens
+        carousel.gestureReach = nil
         return carousel
     }
 }

@@ -50,6 +50,10 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
     /// 3 by default, as the policy's): above 1, what lies ahead in the last
     /// direction of travel loads first. `lookahead tune` does not search it.
     public var restingTrailingWeight: Double
+    /// Where the next gesture from a rest goes (``AdaptivePrefetchPolicy/gestureReach``); `nil`: the fixed resting window.
+    public var gestureReach: GestureReach?
+    /// The least share of rests reaching an item for the resting window to hold it.
+    public var reachProbability: Double = AdaptivePrefetchPolicy.defaultReachProbability
 
     /// Whether the shipped `adaptive` strategy hedges: what `lookahead
     /// simulate` runs (see ``shipped(maxConcurrentLoads:)``). It pays
@@ -126,7 +130,7 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
     /// What `.adaptive` ships with, at a concurrency limit of `maxConcurrentLoads`.
     public static func shipped(maxConcurrentLoads: Int = 6) -> AdaptiveSettings {
         let policy = AdaptivePrefetchPolicy()
-        return AdaptiveSettings(
+        var settings = AdaptiveSettings(
             marginMilliseconds: Int(policy.margin / .milliseconds(1)),
             restingLeadingScreens: policy.restingLeadingScreens,
             restingTrailingScreens: policy.restingTrailingScreens, restingFloorScreens: policy.restingFloorScreens,
@@ -135,6 +139,9 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
             hedgesSlowLoads: hedgesSlowLoadsByDefault, hedgePriorMilliseconds: hedgePriorByDefault,
             announcesLandings: announcesLandingsByDefault, datesPrefetches: datesPrefetchesByDefault,
             hedgesDuePrefetches: hedgesDuePrefetchesByDefault)
+        settings.gestureReach = policy.gestureReach
+        settings.reachProbability = policy.reachProbability
+        return settings
     }
 
     /// The hedging threshold before ``FetchHedging/minimumSamples`` loads
@@ -155,7 +162,8 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
             margin: .milliseconds(marginMilliseconds), restingLeadingScreens: restingLeadingScreens,
             restingTrailingScreens: restingTrailingScreens, yieldsToLandingZone: yieldsToLandingZone,
             maxReachScreens: maxReachScreens, restingFloorScreens: restingFloorScreens,
-            restingTrailingWeight: restingTrailingWeight)
+            restingTrailingWeight: restingTrailingWeight, gestureReach: gestureReach,
+            reachProbability: reachProbability)
     }
 
     /// Swift code that applies these settings in an app, to paste: the
@@ -210,8 +218,21 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
         \(indent)    restingTrailingScreens: \(Self.literal(restingTrailingScreens)),
         \(indent)    yieldsToLandingZone: \(yieldsToLandingZone),
         \(indent)    maxReachScreens: \(Self.literal(maxReachScreens)),
-        \(indent)    restingFloorScreens: \(pacedFloor.map(Self.literal) ?? "nil"))
+        \(indent)    restingFloorScreens: \(pacedFloor.map(Self.literal) ?? "nil")\(reachArguments(indent: indent)))
         """
+    }
+
+    /// The learned reach's arguments where they differ from the policy's
+    /// defaults: `, gestureReach: …, reachProbability: …`, each on its line.
+    func reachArguments(indent: String) -> String {
+        var text = ""
+        if gestureReach != .shipped {
+            text += ",\n\(indent)    gestureReach: " + (gestureReach?.swiftLiteral(indent: indent + "    ") ?? "nil")
+        }
+        if gestureReach != nil, reachProbability != AdaptivePrefetchPolicy.defaultReachProbability {
+            text += ",\n\(indent)    reachProbability: \(reachProbability)"
+        }
+        return text
     }
 
     /// How the fetcher hedges with these settings (`AsyncFetcher(hedging:)`):
@@ -256,6 +277,14 @@ public struct AdaptiveSettings: Hashable, Sendable, Codable, CustomStringConvert
             + "\(maxConcurrentLoads) at once"
             + (hedgesSlowLoads ? ", hedges slow visible loads" : "")
             + (hedgePrior.map { " (after \(Int($0 / .milliseconds(1))) ms before 3 have landed)" } ?? "")
+            + reachDescription
+    }
+
+    /// How the learned reach sizes the resting window, for the description.
+    var reachDescription: String {
+        guard let gestureReach else { return ", no learned reach" }
+        let whose = gestureReach == .shipped ? "the shipped" : "its own"
+        return ", \(whose) learned reach at \(Int((reachProbability * 100).rounded())) %"
     }
 
     /// A number as Swift source: `2.5`, `1.0`.

@@ -28,6 +28,20 @@ public struct PolicyAblation: Sendable {
         Mechanism(name: "no first-screen prior") { $0.with { $0.hedgePriorMilliseconds = nil } },
         Mechanism(name: "no reader pace (a fixed window)") { $0.with { $0.restingFloorScreens = nil } },
         Mechanism(name: "no ahead-first at rest") { $0.with { $0.restingTrailingWeight = 1 } },
+        Mechanism(name: "no learned reach") { $0.with { $0.gestureReach = nil } },
+        Mechanism(name: "learned reach fitted on feed's traces only") {
+            $0.with { $0.gestureReach = .fitted(onBuiltIn: "feed") }
+        },
+        Mechanism(name: "learned reach fitted on photos' traces only") {
+            $0.with { $0.gestureReach = .fitted(onBuiltIn: "photos") }
+        },
+        Mechanism(name: "no learned reach, a deeper window (4 / 2.4 screens)") {
+            $0.with {
+                $0.gestureReach = nil
+                $0.restingLeadingScreens = 4
+                $0.restingTrailingScreens = 2.4
+            }
+        },
     ]
 
     /// The scenarios run, in order.

@@ -91,6 +91,13 @@ public struct PolicyTuner: Sendable {
         Axis(name: "yields to the landing zone", \.yieldsToLandingZone, values: [true, false]),
         Axis(name: "concurrency", \.maxConcurrentLoads, values: [4, 6, 8]),
         Axis(name: "hedging", \.hedgesSlowLoads, values: [false, true]),
+        Axis(name: "learned reach") { base in
+            guard base.gestureReach != nil else { return [base] }
+            var off = base
+            off.gestureReach = nil
+            return [base, off]
+        },
+        Axis(name: "learned reach's share", \.reachProbability, values: [0.2, 0.3, 0.45]),
     ]
 
     /// The largest waste ratio a recommendation may have.

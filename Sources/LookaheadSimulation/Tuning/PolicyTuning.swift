@@ -1,3 +1,5 @@
+import Lookahead
+
 /// One `lookahead tune` run: the fixed policies and the shipped adaptive one
 /// as baselines, a search over the adaptive settings on the training traces,
 /// and every score again on the held-out traces the search never saw.
@@ -42,9 +44,11 @@ public struct PolicyTuning: Sendable {
     public func run(exhaustive: Bool = false, progress: (Progress) -> Void = { _ in }) -> TuningReport {
         let concurrency = training[0].maxConcurrentLoads
         let shipped = AdaptiveSettings.shipped(maxConcurrentLoads: concurrency)
+        // The app's own learned reach, from the training traces: a start of its own.
+        let starts = Self.starts(shipped, ownReach: GestureReach.fitted(on: training))
         let baselines = Self.fixedStrategies + [.adaptive]
         let searchBound =
-            Self.starts(shipped).count * (1 + 3 * PolicyTuner.axes.reduce(0) { $0 + $1.variants(shipped).count - 1 })
+            starts.count * (1 + 3 * PolicyTuner.axes.reduce(0) { $0 + $1.variants(shipped).count - 1 })
         let exhaustiveCount = exhaustive ? PolicyTuner.axes.reduce(1) { $0 * $1.variants(shipped).count } : 0
         let total = 2 * baselines.count + 2 + searchBound + 1 + exhaustiveCount
         var completed = 0
@@ -74,7 +78,7 @@ public struct PolicyTuning: Sendable {
         }!
         let budget = maxWasteRatio ?? Self.defaultBudget(after: bestToday.training)
         let tuner = PolicyTuner(maxWasteRatio: budget)
-        let search = tuner.search(from: Self.starts(shipped)) { settings in
+        let search = tuner.search(from: starts) { settings in
             defer { advance("searching: \(settings)") }
             return Self.score(settings, on: training)
         }
@@ -138,15 +142,19 @@ public struct PolicyTuning: Sendable {
         return min(1, ratio + 2 * (ratio * (1 - ratio) / loads).squareRoot())
     }
 
-    /// Where the search starts: the shipped settings, and a narrow window
+    /// Where the search starts: the shipped settings, a narrow window
     /// (half a screen ahead, a quarter behind, a reach of 3 screens) — coordinate
-    /// descent from one start can stop on a ridge the other reaches.
-    static func starts(_ shipped: AdaptiveSettings) -> [AdaptiveSettings] {
+    /// descent from one start can stop on a ridge the other reaches — and,
+    /// given one unlike the shipped model, the app's own learned reach.
+    static func starts(_ shipped: AdaptiveSettings, ownReach: GestureReach? = nil) -> [AdaptiveSettings] {
         var narrow = shipped
         narrow.restingLeadingScreens = 0.5
         narrow.restingTrailingScreens = 0.25
         narrow.maxReachScreens = 3
-        return [shipped, narrow]
+        guard let ownReach, ownReach != shipped.gestureReach else { return [shipped, narrow] }
+        var own = shipped
+        own.gestureReach = ownReach
+        return [shipped, narrow, own]
     }
 
     /// A strategy's score summed over `scenarios`.

@@ -17,6 +17,8 @@ struct PolicyTunerTests {
         blank += settings.yieldsToLandingZone ? 0 : 7
         blank += abs(settings.maxConcurrentLoads - 8) * 3
         blank += settings.hedgesSlowLoads ? 0 : 4
+        blank += settings.gestureReach == nil ? 3 : 0
+        blank += Int(abs(settings.reachProbability - 0.45) * 20)
         let wasted = Int((settings.restingLeadingScreens + settings.restingTrailingScreens) * 10)
         return PolicyTuner.Score(
             blankCellFrames: blank, visibleCellFrames: 1_000, completedLoads: 100, wastedLoads: wasted)
@@ -37,6 +39,8 @@ struct PolicyTunerTests {
         #expect(search.best.settings.yieldsToLandingZone)
         #expect(search.best.settings.maxConcurrentLoads == 8)
         #expect(search.best.settings.hedgesSlowLoads)
+        #expect(search.best.settings.gestureReach != nil)
+        #expect(search.best.settings.reachProbability == 0.45)
         #expect(search.best.score.blankCellFrames == 0)
         #expect(Set(calls).count == calls.count, "a setting was scored twice")
         #expect(search.evaluated.count == calls.count)

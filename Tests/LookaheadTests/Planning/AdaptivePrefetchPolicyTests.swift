@@ -165,9 +165,11 @@ struct AdaptivePrefetchPolicyTests {
     }
 
     @Test func restingKeepsAWindowOnBothSidesWiderAhead() {
-        // Given a fast reader: 24,000 pt in 6 s, then at rest
+        // Given a fast reader: 24,000 pt in 6 s, then at rest (the resting
+        // window of screens alone: the learned reach, which adds to it after
+        // a hard fling, has tests of its own)
         let layout = list()
-        var policy = AdaptivePrefetchPolicy()
+        var policy = AdaptivePrefetchPolicy(gestureReach: nil)
         for frame in 0...360 {
             var moving = context(layout, offset: 26_000 + Double(frame) * 24_000 / 360, velocity: 4_000)
             moving.frame.time = .milliseconds(frame * 6_000 / 360)

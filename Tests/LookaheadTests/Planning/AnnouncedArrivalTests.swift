@@ -63,10 +63,16 @@ struct AnnouncedArrivalTests {
         let asked = requests(over: steps).filter { $0.frame >= restFrames }
 
         // Then nothing asked for once it moved lies beyond the resting window
-        // around the target: 2.5 screens ahead in its direction of travel
+        // around the target: 2.5 screens ahead in its direction of travel, or
+        // as far as the learned reach holds after so fast a gesture
         let screen = viewport.height
         let forward = to > from
-        let limit = forward ? to + screen + 2.5 * screen : to - 2.5 * screen
+        let policy = AdaptivePrefetchPolicy()
+        let learned = policy.gestureReach.map {
+            $0.screens(reachedBy: policy.reachProbability, ahead: true, afterGestureAt: .infinity)
+        }
+        let ahead = max(policy.restingLeadingScreens, learned ?? 0)
+        let limit = forward ? to + screen + ahead * screen : to - ahead * screen
         let beyond = asked.filter {
             let frame = layout.frame(at: $0.path)
             return forward ? frame.minY >= limit : frame.maxY <= limit

@@ -14,7 +14,8 @@ struct FlingMemoryTests {
     /// remembers a fling (and the list's opening) for `flingMemory` and has
     /// seen 120 ms loads.
     func pacedPolicy(flingMemory: Duration = .seconds(6)) -> AdaptivePrefetchPolicy {
-        var policy = AdaptivePrefetchPolicy(restingFloorScreens: 1.5, flingMemory: flingMemory)
+        // Without the learned reach, which holds more after a hard flick: the pace's window alone.
+        var policy = AdaptivePrefetchPolicy(restingFloorScreens: 1.5, flingMemory: flingMemory, gestureReach: nil)
         for _ in 0..<50 { policy.observeLoadDuration(.milliseconds(120)) }
         return policy
     }
