@@ -76,6 +76,7 @@ struct TortureCoordinatorCommand: AsyncParsableCommand {
                 ("  a request no table holds", "\(report.untrackedRequests)"),
                 ("peak table entries", "\(report.peakTableEntries) (screen + window \(report.peakScreenAndWindow))"),
                 ("peak entries per screen + window entry", String(format: "%.2f", report.peakRatio)),
+                ("peak share of the frame's table limit", String(format: "%.2f", report.peakShareOfLimit)),
                 (
                     "blank cell-frames with the value cached (longest run)",
                     "\(report.blankCellFramesWithData) (\(report.longestBlankWithData) frames)"

@@ -1,6 +1,8 @@
 // The clock a torture run gives the fetcher: retry backoff costs a yield,
 // not its real duration, so that a million operations with retries run fast.
 
+import Lookahead
+
 /// A clock whose sleeps return after one yield, whatever their length.
 ///
 /// What is under test is the order of events, not their timing: a retry
@@ -18,6 +20,24 @@ struct TortureClock: Clock {
     var minimumResolution: Duration { .zero }
 
     func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        try Task.checkCancellation()
+        await Task.yield()
+    }
+}
+
+/// A clock that reads the time a soak has reached, frame by frame.
+///
+/// A fetcher on it measures a load by the frames it took, as an app's would,
+/// instead of by how fast this machine runs the frames: the windows the
+/// policy sizes from those latencies are then the same in a release build,
+/// a debug build and under ThreadSanitizer. Sleeps return after one yield.
+struct FrameClock: Clock {
+    let time = LockedValue(Duration.zero)
+
+    var now: TortureClock.Instant { TortureClock.Instant(offset: time.withLock { $0 }) }
+    var minimumResolution: Duration { .zero }
+
+    func sleep(until deadline: TortureClock.Instant, tolerance: Duration? = nil) async throws {
         try Task.checkCancellation()
         await Task.yield()
     }

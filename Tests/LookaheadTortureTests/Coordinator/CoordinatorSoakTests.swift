@@ -13,7 +13,7 @@ struct CoordinatorSoakTests {
         // eight: the identity walk below changes the data and checks every frame.
         let report = await CoordinatorSoak.run(frames: 6_000, seed: seed, changeEvery: 500, identityCheckEvery: 8)
         #expect(report.blankCellsWithoutRequest == 0, "seed \(seed): \(report.firstBlankCells)")
-        #expect(report.framesOverLimit == 0, "seed \(seed): peak ratio \(report.peakRatio)")
+        #expect(report.framesOverLimit == 0, "seed \(seed): peak share of the limit \(report.peakShareOfLimit)")
         #expect(report.cellsLeftBlank == 0, "seed \(seed): cells on screen never filled")
         // The run exercised what it is for: kept cells shown again, loads landing, the list changing.
         #expect(report.cellsShownAgain > 100, "seed \(seed)")
