@@ -93,9 +93,12 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
         return keys
     }
     private let displayRequests = DisplayRequestTable<Key, Value>()
-    /// Requests a reload let go of: withdrawn in the next batch, after its
-    /// prefetches (which may ask for the same keys and so keep their loads).
+    /// Requests a reload or an update let go of: withdrawn with the next
+    /// planned frame, after its prefetches (which may ask for the same keys
+    /// and so keep their loads), or once the layout pass is over if no frame
+    /// came first (the cells have asked again by then).
     private var released: [FetchTask] = []
+    private var releasesAfterThisTurn = false
     private var loadObservation: FetchObservation?
     var paging: PagingLink?
     /// What the platform glue keeps alive as long as the coordinator: a
@@ -459,7 +462,7 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     /// For an append, an insert, a delete or a move, ``applyUpdates(to:)``
     /// is cheaper: the planner keeps its window.
     public func reloadData() {
-        released += prefetches.allRequests
+        release(prefetches.allRequests)
         prefetches.removeAll()
         heldKeys.removeAll()
         let key = self.key
@@ -512,7 +515,7 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     }
 
     private func remap(_ newPath: (ItemPath) -> ItemPath?, displayPath: (DisplayRequestID, ItemPath) -> ItemPath?) {
-        released += prefetches.takeFinishing()
+        release(prefetches.takeFinishing())
         // Withdrawn by their paths before, then moved.
         performOutsideFrame(core.updated(newPath: newPath, displayPath: displayPath))
         prefetches.remap(newPath)
@@ -547,8 +550,26 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
     }
 
     /// Performs a frame's (or a change's) actions on the fetcher, in one batch.
-    private func performOutsideFrame(_ actions: CoordinatorCore<ItemPath>.Actions, timelineOffset: Duration = .zero) {
-        guard !actions.isEmpty || !released.isEmpty else { return }
+    /// Lets go of `requests` with the next planned frame, or once this turn
+    /// of the main actor (the layout pass) is over, whichever comes first.
+    private func release(_ requests: [FetchTask]) {
+        guard !requests.isEmpty else { return }
+        released += requests
+        guard !releasesAfterThisTurn else { return }
+        releasesAfterThisTurn = true
+        Task { @MainActor [weak self] in
+            guard let self else { return }
+            releasesAfterThisTurn = false
+            performOutsideFrame(CoordinatorCore<ItemPath>.Actions(), releasing: true)
+        }
+    }
+
+    /// Performs `actions` in one batch on the fetcher; with `releasing`,
+    /// withdraws what a reload or an update let go of after them.
+    private func performOutsideFrame(
+        _ actions: CoordinatorCore<ItemPath>.Actions, timelineOffset: Duration = .zero, releasing: Bool = false
+    ) {
+        guard !actions.isEmpty || (releasing && !released.isEmpty) else { return }
         let made = PrefetchRequestTable<ItemPath>.keys(of: actions, key)
         var batch = FetchBatch<Key>()
         batch.prefetchPriority = prefetchPriority
@@ -557,8 +578,10 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
         prefetches.add(actions, made: made.paths, timelineOffset: timelineOffset, to: &batch.changes)
         displayRequests.add(actions.rank, to: &batch.changes)
         displayRequests.withdraw(actions.withdrawDisplay, into: &batch.changes)
-        batch.changes.released = released
-        released = []
+        if releasing {
+            batch.changes.released = released
+            released = []
+        }
         prefetches.adopt(fetcher.perform(batch), for: made.paths)
         if !actions.forget.isEmpty { prefetches.prune { fetcher.arePending($0) } }
         for path in actions.withdraw where !prefetches.holds(path) { heldKeys[path] = nil }
@@ -572,7 +595,7 @@ public final class PrefetchCoordinator<Key: Hashable & Sendable, Value: Sendable
         guard let planned else { return }
         signposts?.planningBegan()
         defer { signposts?.planningEnded() }
-        performOutsideFrame(planned.actions, timelineOffset: timelineOffset(at: planned.frame.time))
+        performOutsideFrame(planned.actions, timelineOffset: timelineOffset(at: planned.frame.time), releasing: true)
         if traceRecorder != nil { record(planned.frame, announcesTarget: announcesTarget) }
         paging?.scrolled(planned.frame, prefetched: planned.prefetched, layout: core.layout)
     }

@@ -196,6 +196,34 @@ struct IdentityTests {
         #expect(grid.untracked.isEmpty)
     }
 
+    @Test func aReloadStopsNoLoadTheNextFrameStillWants() async {
+        // Given a grid at rest, the visible cells' loads and the window's prefetches running
+        let grid = Grid()
+        grid.scroll(to: 10_000)
+        grid.scroll(to: 10_000, after: .seconds(1))
+        let running = grid.fetcher.liveRequests.map(\.key)
+        var attempts: [Int: UInt64?] = [:]
+        for key in running { attempts[key] = grid.fetcher.runningAttempt(of: key) }
+        let visible = Set(grid.view.indexPathsForVisibleItems.map { grid.source.keys[$0.item] })
+        #expect(Set(running).subtracting(visible).count > 10, "the window's prefetches run too")
+
+        // When the app reloads the same items and the next frame comes
+        grid.view.reloadData()
+        grid.coordinator.reloadData()
+        grid.view.layoutIfNeeded()
+        grid.scroll(to: 10_000)
+
+        // Then every load the screen and the window still want is the attempt
+        // that ran before: the reload let go of its prefetches after the next
+        // frame had asked again, not before
+        let wanted = Set(grid.fetcher.liveRequests.map(\.key))
+        let restarted = attempts.filter { key, attempt in
+            wanted.contains(key) && grid.fetcher.runningAttempt(of: key) != attempt
+        }
+        #expect(restarted.keys.sorted() == [], "visible: \(visible.sorted())")
+        #expect(grid.untracked.isEmpty)
+    }
+
     @Test func aPageAppendedAsAnUpdateStopsNoLoadAtAll() async {
         // Given a grid at rest, every visible cell's load and the prefetches running
         let grid = Grid()
